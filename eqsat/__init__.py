@@ -1,0 +1,1 @@
+"""eqsat-fhe: an equality-saturation optimizer for FHE circuits."""

@@ -1,0 +1,89 @@
+"""Cost tables: what each ciphertext operation costs, per scheme.
+
+In: a scheme name (``noisy``, ``bgv``, ``ckks``) and optional overrides (the
+``--costs COSTS.json`` object, op name -> number).  Out: a ``CostTable`` mapping
+DESIGN.md's op vocabulary to numbers, used by extraction and by the reports.
+
+Units are relative latencies (``add`` = 1).  The BGV and CKKS defaults follow the
+ratios measured for SEAL at N = 8192 (add ~70 us, mul+relinearize ~2.8-16 ms, rotate
+~2.4 ms) and are re-calibrated from our own executor by ``experiments/calibrate_costs.py``;
+the noisy table follows the article, where ``reduce_noise`` is the expensive op.
+Plaintext-only arithmetic costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+VOCABULARY = (
+    "add", "sub", "neg", "mul", "mul_plain", "add_plain", "rotate", "relinearize", "modswitch",
+    "rescale", "reduce_noise", "bootstrap", "extract", "insert",
+)
+
+SCHEMES = ("noisy", "bgv", "ckks")
+
+DEFAULTS: dict[str, dict[str, float]] = {
+    "noisy": {
+        "add": 1, "sub": 1, "neg": 1, "mul": 2, "mul_plain": 1, "add_plain": 1, "rotate": 4,
+        "relinearize": 0, "modswitch": 0, "rescale": 0, "reduce_noise": 40, "bootstrap": 40,
+        "extract": 4, "insert": 5,
+    },
+    "bgv": {
+        "add": 1, "sub": 1, "neg": 1, "mul": 12, "mul_plain": 2, "add_plain": 1, "rotate": 30,
+        "relinearize": 28, "modswitch": 4, "rescale": 4, "reduce_noise": 1000, "bootstrap": 1000,
+        "extract": 30, "insert": 33,
+    },
+    "ckks": {
+        "add": 1, "sub": 1, "neg": 1, "mul": 10, "mul_plain": 3, "add_plain": 1, "rotate": 32,
+        "relinearize": 30, "modswitch": 3, "rescale": 5, "reduce_noise": 1000, "bootstrap": 1000,
+        "extract": 32, "insert": 36,
+    },
+}
+
+
+class CostError(ValueError):
+    """A cost table or override that is not usable."""
+
+
+@dataclass(frozen=True)
+class CostTable:
+    scheme: str
+    costs: Mapping[str, float]
+
+    def __getitem__(self, op: str) -> float:
+        return float(self.costs.get(op, 0.0))
+
+    def total(self, ops: Mapping[str, int]) -> float:
+        return float(sum(self[o] * k for o, k in ops.items()))
+
+
+def table(scheme: str, overrides: Mapping[str, object] | None = None) -> CostTable:
+    if scheme not in DEFAULTS:
+        raise CostError(f"unknown scheme '{scheme}' (choose from {', '.join(SCHEMES)})")
+    costs = dict(DEFAULTS[scheme])
+    for k, v in (overrides or {}).items():
+        if k not in VOCABULARY:
+            raise CostError(f"unknown op '{k}' in cost table (known: {', '.join(VOCABULARY)})")
+        if isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or v != v:
+            raise CostError(f"cost of '{k}' must be a non-negative number, not {v!r}")
+        costs[k] = float(v)
+    return CostTable(scheme, costs)
+
+
+def load_overrides(path: str | Path) -> dict[str, object]:
+    """Read a ``--costs`` JSON file; errors name the file (and line:col for bad JSON)."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as e:
+        raise CostError(f"{p}:1:1: cannot read cost table: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CostError(f"{p}:{e.lineno}:{e.colno}: bad JSON in cost table: {e.msg}") from None
+    if not isinstance(data, dict):
+        raise CostError(f"{p}:1:1: a cost table is a JSON object mapping op names to numbers")
+    return data

@@ -1,0 +1,303 @@
+"""The e-graph driver: load a program, saturate under limits, serialize.
+
+In: an IR ``Program``, a schedule (a list of named rulesets from
+``eqsat.rules.REGISTRY``) and ``Limits``.  Out: a ``Session`` holding the egglog
+``EGraph``, the e-class name of every result (``$r0``, ``$r1``...), and a ``RunReport``
+with a typed ``StopReason``.
+
+Loading writes egglog program text (one ``let`` per SSA value, which egglog parses in
+milliseconds even for thousands of values; building nested Python expressions
+overflows the recursion limit).  Beside the literal program it unions canonical forms:
+
+* a maximal tree of additions/subtractions (or of multiplications) whose inner nodes
+  have one use becomes a balanced tree over its leaves sorted by (base, slot), so like
+  terms are neighbours and merge in O(log n) rule iterations, with no raw
+  associativity or commutativity;
+* an insertion chain (``insert``/``from_elements``) becomes a balanced sum of
+  ``Place`` terms (one per written slot) plus the surviving slots of its base as a
+  ``Gather``.
+
+Management ops in the input (``reduce_noise``, ``relinearize``...) are dropped on
+load: they are identities on values, and extraction places them anew.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+
+from egglog import EGraph, Ruleset, back_off, run, unstable_combine_rulesets
+
+from . import term
+from .ir import MGMT_OPS, Program
+from .keys import dense_key, set_key
+
+
+class StopReason(str, Enum):
+    SATURATED = "saturated"
+    ITERATION_LIMIT = "iteration_limit"
+    NODE_LIMIT = "node_limit"
+    TIME_LIMIT = "time_limit"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on saturation.  Each is checked after every iteration."""
+
+    iterations: int = 40
+    nodes: int = 100_000
+    time_s: float = 20.0
+    match_limit: int = 20_000  # back-off scheduler: matches per rule per iteration
+
+
+@dataclass
+class RunReport:
+    stop_reason: StopReason
+    iterations: int
+    nodes: int
+    time_s: float
+    rule_matches: dict[str, int] = field(default_factory=dict)
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _f64(x: float) -> str:
+    r = repr(float(x))
+    return r if any(ch in r for ch in ".eEn") else r + ".0"
+
+
+class Loader:
+    """Translates a Program into egglog ``let`` commands (text)."""
+
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+        self.lines: list[str] = []
+        self.name: dict[int, str] = {}  # IR node id -> egglog let name
+        self.uses = prog.uses()
+        self._fresh = 0
+
+    def fresh(self, expr: str) -> str:
+        self._fresh += 1
+        nm = f"$t{self._fresh}"
+        self.lines.append(f"(let {nm} {expr})")
+        return nm
+
+    def load(self) -> list[int]:
+        """Emit every live node; return the result numbers (``Root`` markers)."""
+        for i in self.prog.live():
+            self._emit(i)
+        roots = []
+        for k, r in enumerate(self.prog.results):
+            self.lines.append(f"(union (Root {k}) {self.name[r]})")
+            roots.append(k)
+        return roots
+
+    # -- per node -------------------------------------------------------------
+    def _emit(self, i: int) -> None:
+        n = self.prog.nodes[i]
+        ty = n.type
+        a = [self.name[x] for x in n.args]
+        op = n.op
+        if op in MGMT_OPS:
+            self.name[i] = a[0]
+            return
+        if op == "input":
+            expr = f"(In {_quote(str(n.attrs[0]))} {ty.slots})"
+        elif op == "const":
+            c = n.attrs[0]
+            if isinstance(c, tuple):
+                expr = f"(Dense {_quote(dense_key(c))} {ty.slots})"
+            elif isinstance(c, float):
+                expr = f"(NumF {_f64(c)} {ty.slots})"
+            else:
+                expr = f"(Num {c} {ty.slots})"
+        elif op == "empty":
+            expr = f"(NumF 0.0 {ty.slots})" if ty.is_float else f"(Num 0 {ty.slots})"
+        elif op in ("add", "sub", "mul"):
+            expr = f"({op.capitalize()} {a[0]} {a[1]})"
+        elif op == "neg":
+            expr = f"(Neg {a[0]})"
+        elif op == "encode":
+            expr = f"(Encode {a[0]})"
+        elif op == "decode":
+            expr = f"(Decode {a[0]})"
+        elif op == "rotate":
+            expr = f"(Rot {a[0]} {n.attrs[0]})"
+        elif op == "extract":
+            expr = f"(Ext {a[0]} {n.attrs[0]})"
+        elif op == "insert":
+            expr = f"(Ins {a[0]} {a[1]} {n.attrs[0]})"
+        elif op == "from_elements":
+            zero = f"(NumF 0.0 {ty.slots})" if ty.is_float else f"(Num 0 {ty.slots})"
+            acc = zero
+            for j, s in enumerate(a):
+                acc = self.fresh(f"(Ins {s} {acc} {j})")
+            expr = acc
+        elif op == "splat":
+            expr = f"(Splat {a[0]} {ty.slots})"
+        else:  # pragma: no cover - ir.Builder rejects unknown ops
+            raise ValueError(f"cannot load op {op}")
+        nm = f"$v{i}"
+        self.lines.append(f"(let {nm} {expr})")
+        self.name[i] = nm
+        self._canonical(i)
+
+    # -- canonical forms --------------------------------------------------------
+    def _single_use(self, i: int) -> bool:
+        return self.uses.get(i, 0) == 1 and i not in self.prog.results
+
+    def _canonical(self, i: int) -> None:
+        n = self.prog.nodes[i]
+        if n.op in ("add", "sub"):
+            pos: list[int] = []
+            neg: list[int] = []
+            self._sum_leaves(i, 1, pos, neg, top=True)
+            if len(pos) + len(neg) >= 3:
+                self._union(i, self._signed_tree(pos, neg))
+        elif n.op == "mul":
+            leaves: list[int] = []
+            self._prod_leaves(i, leaves, top=True)
+            if len(leaves) >= 3:
+                self._union(i, self._balanced("Mul", self._sorted(leaves)))
+        elif n.op in ("insert", "from_elements"):
+            self._chain(i)
+
+    def _union(self, i: int, expr: str) -> None:
+        self.lines.append(f"(union {self.name[i]} {expr})")
+
+    def _sum_leaves(self, i: int, sign: int, pos: list[int], neg: list[int], top: bool = False) -> None:
+        n = self.prog.nodes[i]
+        if n.op in ("add", "sub", "neg") and (top or self._single_use(i)) and n.type.shape is not None:
+            if n.op == "neg":
+                self._sum_leaves(n.args[0], -sign, pos, neg)
+                return
+            self._sum_leaves(n.args[0], sign, pos, neg)
+            self._sum_leaves(n.args[1], sign if n.op == "add" else -sign, pos, neg)
+            return
+        (pos if sign > 0 else neg).append(i)
+
+    def _prod_leaves(self, i: int, out: list[int], top: bool = False) -> None:
+        n = self.prog.nodes[i]
+        if n.op == "mul" and (top or self._single_use(i)):
+            self._prod_leaves(n.args[0], out)
+            self._prod_leaves(n.args[1], out)
+            return
+        out.append(i)
+
+    def _sort_key(self, i: int) -> tuple[int, int, int]:
+        n = self.prog.nodes[i]
+        if n.op in ("extract", "rotate"):
+            return (n.args[0], int(n.attrs[0]), i)  # type: ignore[call-overload]
+        if n.op == "mul" and len(n.args) == 2:
+            # products of slots (dot products) sort by their first factor's slot
+            k0 = self._sort_key(n.args[0])
+            return (k0[0], k0[1], i)
+        return (i, 0, i)
+
+    def _sorted(self, leaves: list[int]) -> list[str]:
+        return [self.name[x] for x in sorted(leaves, key=self._sort_key)]
+
+    def _balanced(self, op: str, names: list[str]) -> str:
+        while len(names) > 1:
+            nxt = [self.fresh(f"({op} {names[j]} {names[j + 1]})") for j in range(0, len(names) - 1, 2)]
+            if len(names) % 2:
+                nxt.append(names[-1])
+            names = nxt
+        return names[0]
+
+    def _signed_tree(self, pos: list[int], neg: list[int]) -> str:
+        if not pos:
+            return f"(Neg {self._balanced('Add', self._sorted(neg))})"
+        p = self._balanced("Add", self._sorted(pos))
+        if not neg:
+            return p
+        return f"(Sub {p} {self._balanced('Add', self._sorted(neg))})"
+
+    def _chain(self, i: int) -> None:
+        n = self.prog.nodes[i]
+        ty = n.type
+        written: dict[int, int] = {}
+        base: int | None = None
+        if n.op == "from_elements":
+            written = dict(enumerate(n.args))
+        else:
+            cur = i
+            while self.prog.nodes[cur].op == "insert":
+                c = self.prog.nodes[cur]
+                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
+                cur = c.args[1]
+            base = cur
+        parts: list[str] = []
+        surviving = [j for j in range(ty.slots) if j not in written]
+        if base is not None and surviving and not _is_zero(self.prog, base):
+            parts.append(f"(Gather {self.name[base]} 0 {_quote(set_key(surviving))} {ty.slots})")
+        for slot in sorted(written):
+            parts.append(self.fresh(f"(Place {self.name[written[slot]]} {slot} {ty.slots})"))
+        if not parts:
+            return
+        self._union(i, self._balanced("Add", parts))
+
+
+def _is_zero(prog: Program, i: int) -> bool:
+    n = prog.nodes[i]
+    return n.op == "empty" or (n.op == "const" and not isinstance(n.attrs[0], tuple) and n.attrs[0] == 0)
+
+
+class Session:
+    """One program in one e-graph."""
+
+    def __init__(self, prog: Program) -> None:
+        self.prog = prog
+        self.egraph = EGraph()
+        term.declare(self.egraph)
+        loader = Loader(prog)
+        self.roots = loader.load()
+        text = "\n".join(loader.lines)
+        cmds = self.egraph._egraph.parse_program(text)
+        self.egraph._egraph.run_program(*cmds)
+        self.egraph.run(term.slots_analysis.saturate())
+
+    def size(self) -> int:
+        return sum(size for _, size in self.egraph.all_function_sizes())
+
+    def saturate(self, rulesets: list[Ruleset], limits: Limits) -> RunReport:
+        """Run the rulesets (after the analyses, every iteration) until a limit or saturation."""
+        start = time.perf_counter()
+        matches: dict[str, int] = {}
+        if not rulesets:
+            return RunReport(StopReason.SATURATED, 0, self.size(), 0.0, matches)
+        combined = rulesets[0] if len(rulesets) == 1 else unstable_combine_rulesets(*rulesets)
+        scheduler = back_off(match_limit=limits.match_limit, ban_length=2)
+        step = run(term.slots_analysis).saturate() + run(combined, scheduler=scheduler)  # type: ignore[arg-type]
+        stop = StopReason.ITERATION_LIMIT
+        it = 0
+        quiet = 0
+        while it < limits.iterations:
+            it += 1
+            rep = self.egraph.run(step)
+            for rdecl, cnt in rep.num_matches_per_rule.items():
+                name = getattr(rdecl, "name", None) or str(rdecl)[:40]
+                if cnt:
+                    matches[name] = matches.get(name, 0) + cnt
+            # the back-off scheduler may ban rules for an iteration: only report
+            # saturation after two quiet iterations in a row
+            quiet = quiet + 1 if not rep.updated else 0
+            if quiet >= 2:
+                stop = StopReason.SATURATED
+                break
+            if self.size() > limits.nodes:
+                stop = StopReason.NODE_LIMIT
+                break
+            if time.perf_counter() - start > limits.time_s:
+                stop = StopReason.TIME_LIMIT
+                break
+        self.egraph.run(term.slots_analysis.saturate())
+        return RunReport(stop, it, self.size(), time.perf_counter() - start, matches)
+
+    def serialize(self) -> dict[str, object]:
+        ser = self.egraph._egraph.serialize([], max_functions=None, max_calls_per_function=None)
+        return json.loads(ser.to_json())  # type: ignore[no-any-return]

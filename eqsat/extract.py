@@ -1,0 +1,279 @@
+"""Extraction: from a serialized e-graph to the cheapest program, counting sharing.
+
+In: the JSON of ``Session.serialize()`` (extraction-gym format), the root let names,
+the original ``Program`` (for argument and result types) and a ``CostTable``.
+Out: an IR ``Program``.
+
+``EGraphView`` turns the JSON into integer-indexed classes and e-nodes (primitive
+children become literal arguments; analysis functions and summary nodes are dropped or
+marked unextractable).  ``greedy_dag`` is the faster-greedy-DAG algorithm: every class
+keeps the *set* of classes its best choice uses, and a candidate's cost is the cost of
+the union of its children's sets, so a subterm used twice is paid once.  Sets are Python
+integers used as bitsets, with classes bucketed by their own cost, so a set's cost is a
+handful of ``bit_count`` calls.  ``to_program`` rebuilds IR from a choice per class.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .cost import CostTable
+from .ir import Builder, Program, Type
+from .keys import parse_dense_key
+from .term import CONCRETE_OPS, SUMMARY_OPS
+
+Lit = int | float | str
+
+
+@dataclass(frozen=True, slots=True)
+class ENode:
+    op: str
+    cls: int
+    children: tuple[int, ...]  # class indices of T-typed arguments, in order
+    lits: tuple[Lit, ...]  # literal arguments, in order
+    extractable: bool
+
+
+class ExtractionError(RuntimeError):
+    """The e-graph holds no finite program for a root (should never happen)."""
+
+
+class EGraphView:
+    """Integer-indexed classes and nodes of a serialized e-graph."""
+
+    def __init__(self, js: Mapping[str, object]) -> None:
+        raw_nodes: dict[str, dict[str, object]] = js["nodes"]  # type: ignore[assignment]
+        class_ids: dict[str, int] = {}
+        self.nodes: list[ENode] = []
+        self.class_nodes: list[list[int]] = []
+        self.roots: dict[int, int] = {}
+        for node in raw_nodes.values():
+            op = str(node["op"])
+            if op == "Root":
+                k = int(raw_nodes[node["children"][0]]["op"])  # type: ignore[index]
+                self.roots[k] = class_ids.setdefault(str(node["eclass"]), len(class_ids))
+                continue
+            if op not in CONCRETE_OPS and op not in SUMMARY_OPS:
+                continue
+            cls = class_ids.setdefault(str(node["eclass"]), len(class_ids))
+            children: list[int] = []
+            lits: list[Lit] = []
+            for ch in node["children"]:  # type: ignore[attr-defined]
+                chn = raw_nodes[ch]
+                if str(ch).startswith("primitive-"):
+                    lits.append(_literal(str(chn["op"])))
+                else:
+                    children.append(class_ids.setdefault(str(chn["eclass"]), len(class_ids)))
+            self.nodes.append(ENode(op, cls, tuple(children), tuple(lits), op in CONCRETE_OPS))
+        self.class_nodes = [[] for _ in range(len(class_ids))]
+        for idx, n in enumerate(self.nodes):
+            self.class_nodes[n.cls].append(idx)
+        self.num_classes = len(class_ids)
+
+    def root(self, k: int) -> int:
+        """The class of result number ``k``."""
+        return self.roots[k]
+
+
+def _literal(text: str) -> Lit:
+    if text.startswith('"'):
+        return text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+# -- costs of single e-nodes ---------------------------------------------------------
+def node_cost(n: ENode, secret: list[bool], costs: CostTable) -> tuple[float, bool]:
+    """(own cost, result is secret) of ``n`` given its children's secrecy."""
+    op = n.op
+    if not n.extractable:
+        return math.inf, True
+    if op == "In":
+        return 0.0, True
+    if op in ("Num", "NumF", "Dense"):
+        return 0.0, False
+    any_secret = any(secret)
+    if not any_secret:
+        return (0.0, False) if op != "Encode" else (0.0, True)
+    if op in ("Add", "Sub"):
+        return (costs[op.lower()] if all(secret) else costs["add_plain"]), True
+    if op == "Mul":
+        return (costs["mul"] if all(secret) else costs["mul_plain"]), True
+    if op == "Neg":
+        return costs["neg"], True
+    if op == "Rot":
+        return costs["rotate"], True
+    if op == "Ext":
+        return (0.0 if n.lits[0] == 0 else costs["extract"]), True
+    if op in ("Ins", "Place", "Splat"):
+        return costs["insert"], True
+    if op == "Encode":
+        return 0.0, True
+    if op == "Decode":
+        return 0.0, False
+    return 0.0, True
+
+
+@dataclass
+class Choice:
+    node: list[int]  # per class: chosen e-node index, -1 if none
+    secret: list[bool]
+
+
+def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
+    """Faster-greedy-DAG extraction over bitsets (see the module docstring)."""
+    nc = g.num_classes
+    best_cost = [math.inf] * nc
+    best_node = [-1] * nc
+    best_set = [0] * nc
+    secret = [False] * nc
+    own = [0.0] * nc
+    buckets: dict[float, int] = {}
+    parents: list[list[int]] = [[] for _ in range(nc)]
+    for idx, n in enumerate(g.nodes):
+        for c in set(n.children):
+            parents[c].append(idx)
+
+    def set_cost(bits: int) -> float:
+        return sum(w * (bits & b).bit_count() for w, b in buckets.items() if w)
+
+    heap: list[tuple[float, int]] = []
+    for idx, n in enumerate(g.nodes):
+        if not n.children and n.extractable:
+            heapq.heappush(heap, (0.0, idx))
+    in_heap = {idx for _, idx in heap}
+    while heap:
+        _, idx = heapq.heappop(heap)
+        in_heap.discard(idx)
+        n = g.nodes[idx]
+        c = n.cls
+        if any(best_node[ch] < 0 for ch in n.children):
+            continue
+        bits = 0
+        for ch in n.children:
+            bits |= best_set[ch]
+        if bits >> c & 1:
+            continue  # would use its own class: a cycle
+        w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
+        if math.isinf(w):
+            continue
+        total = set_cost(bits) + w
+        if total < best_cost[c] - 1e-9 or (best_node[c] < 0):
+            if best_node[c] >= 0:
+                buckets[own[c]] &= ~(1 << c)
+            best_cost[c], best_node[c], secret[c], own[c] = total, idx, sec, w
+            best_set[c] = bits | (1 << c)
+            buckets[w] = buckets.get(w, 0) | (1 << c)
+            for p in parents[c]:
+                if p not in in_heap:
+                    heapq.heappush(heap, (total, p))
+                    in_heap.add(p)
+    return Choice(best_node, secret)
+
+
+def dag_cost(g: EGraphView, choice: Choice, roots: list[int], costs: CostTable) -> float:
+    """Exact cost of the program a choice denotes (each reachable class once)."""
+    seen: set[int] = set()
+    stack = list(roots)
+    total = 0.0
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        n = g.nodes[choice.node[c]]
+        total += node_cost(n, [choice.secret[ch] for ch in n.children], costs)[0]
+        stack.extend(n.children)
+    return total
+
+
+def to_program(g: EGraphView, choice: Choice, roots: list[int], original: Program) -> Program:
+    """Rebuild an IR program from a choice of e-node per class."""
+    b = Builder(original.name, style=original.style)
+    b.meta.update(original.meta)
+    elem_by_name = {}
+    for name, ty in original.args:
+        b.arg(name, ty)
+        elem_by_name[name] = ty
+    elem = _program_elem(original)
+    built: dict[int, int] = {}
+    on_stack: set[int] = set()
+
+    def vec_type(n: int, secret: bool) -> Type:
+        return Type(() if n == 1 else (n,), elem, secret)
+
+    def build(c: int) -> int:
+        if c in built:
+            return built[c]
+        if c in on_stack:
+            raise ExtractionError("extracted program is cyclic")
+        on_stack.add(c)
+        idx = choice.node[c]
+        if idx < 0:
+            raise ExtractionError("no finite program for an e-class")
+        n = g.nodes[idx]
+        args = [build(ch) for ch in n.children]
+        on_stack.discard(c)
+        out = _emit(b, n, args, vec_type, elem_by_name)
+        built[c] = out
+        return out
+
+    results = [build(r) for r in roots]
+    # results keep their declared types (shape), e.g. a scalar stays a scalar
+    prog = b.finish(results)
+    return prog
+
+
+def _program_elem(prog: Program) -> str:
+    for _, ty in prog.args:
+        return ty.elem
+    for t in prog.result_types():
+        return t.elem
+    return "i32"
+
+
+def _emit(b: Builder, n: ENode, args: list[int], vec_type, elem_by_name) -> int:  # type: ignore[no-untyped-def]
+    op = n.op
+    if op == "In":
+        name = str(n.lits[0])
+        return b._arg_ids[name]
+    if op == "Num":
+        return b.const(int(n.lits[0]), vec_type(int(n.lits[1]), False))
+    if op == "NumF":
+        ty = vec_type(int(n.lits[1]), False)
+        if not ty.is_float:
+            ty = Type(ty.shape, "f64", False)
+        return b.const(float(n.lits[0]), ty)
+    if op == "Dense":
+        vals = tuple(parse_dense_key(str(n.lits[0])))
+        return b.const(vals, vec_type(int(n.lits[1]), False))
+    if op == "Add":
+        return b.add(*args)
+    if op == "Sub":
+        return b.sub(*args)
+    if op == "Mul":
+        return b.mul(*args)
+    if op == "Neg":
+        return b.neg(args[0])
+    if op == "Rot":
+        return b.rotate(args[0], int(n.lits[0]))
+    if op == "Ext":
+        return b.extract(args[0], int(n.lits[0]))
+    if op == "Ins":
+        return b.insert(args[0], args[1], int(n.lits[0]))
+    if op == "Place":
+        nslots = int(n.lits[1])
+        zero = b.empty(vec_type(nslots, False))
+        return b.insert(args[0], zero, int(n.lits[0]))
+    if op == "Splat":
+        return b.splat(args[0], vec_type(int(n.lits[0]), False))
+    if op == "Encode":
+        return b.unary("encode", args[0])
+    if op == "Decode":
+        return b.unary("decode", args[0])
+    raise ExtractionError(f"cannot extract op {op}")

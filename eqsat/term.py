@@ -1,0 +1,192 @@
+"""The egglog term language for FHE programs, and its analyses.
+
+In: nothing (declarations).  Out: the sort ``T`` and its constructors (each with a
+stable egglog name, so serialized e-graphs read back by ``eqsat.extract`` are
+independent of Python module paths), the ``slots`` analysis ruleset, and the table of
+which constructors are concrete (extractable) and which are *summaries*.
+
+Design (see the README for the reasons):
+
+* One sort ``T`` for every value.  A value is a vector of ``n`` slots; a scalar is a
+  one-slot value, and ``Ext(v, 0)`` reads slot 0 of ``v`` (HECO's view: a scalar lives
+  in slot 0 of a ciphertext), so scalar arithmetic on extracted slots is vector
+  arithmetic on whole ciphertexts: ``Ext(a, 0) + Ext(b, 0) = Ext(a + b, 0)``.
+* Leaves carry their slot count (``In(name, n)``, ``Num(c, n)``...), so every term's
+  ``n`` follows structurally; the ``slots`` analysis records it for rules that need it.
+* Summary nodes describe large structures in O(1) e-nodes and are never extracted
+  themselves; rules relate them to concrete realizations:
+    - ``LinRot(v, key, n)``: the linear combination ``sum_k c_k * rot(v, k)``, with the
+      offset->coefficient polynomial in ``key`` (see ``eqsat.rotpoly``); rotate-and-
+      reduce, stencils and their factorizations are products of such polynomials.
+    - ``ProdRot(v, key, n)``: the product ``prod_{k in key} rot(v, k)``.
+    - ``Gather(v, k, slots, n)``: ``mask(slots) * rot(v, k)``, a vector taking slot ``p``
+      from ``v[p + k]`` for ``p`` in ``slots`` and 0 elsewhere; insertion chains are sums
+      of gathers, and collapse when they merge.
+* Sums and products from the source are loaded as balanced trees over a canonical order
+  (``eqsat.egraph``), so like terms meet in O(log n) rule iterations without raw AC.
+* Management ops (``Relin`` ...) are never unioned with their operand: they change
+  noise, not values, and are placed by extraction.
+"""
+
+from __future__ import annotations
+
+from egglog import EGraph, Expr, String, StringLike, f64, f64Like, function, i64, i64Like, rule, ruleset, set_
+
+__all__ = [
+    "CONCRETE_OPS",
+    "MGMT_FNS",
+    "SUMMARY_OPS",
+    "T",
+    "declare",
+    "slots_analysis",
+]
+
+
+class T(Expr, egg_sort="T"):
+    """A vector (or one-slot scalar) value, secret or plaintext."""
+
+
+# -- leaves -----------------------------------------------------------------
+@function(egg_fn="In")
+def In(name: StringLike, n: i64Like) -> T:  # noqa: N802
+    """A secret input of ``n`` slots."""
+
+
+@function(egg_fn="Num")
+def Num(c: i64Like, n: i64Like) -> T:  # noqa: N802
+    """The integer constant ``c`` in every one of ``n`` slots (plaintext)."""
+
+
+@function(egg_fn="NumF")
+def NumF(c: f64Like, n: i64Like) -> T:  # noqa: N802
+    """The real constant ``c`` in every one of ``n`` slots (plaintext)."""
+
+
+@function(egg_fn="Dense")
+def Dense(values: StringLike, n: i64Like) -> T:  # noqa: N802
+    """A plaintext vector, values comma-separated (ints or floats)."""
+
+
+# -- element-wise arithmetic -------------------------------------------------
+@function(egg_fn="Add")
+def Add(a: T, b: T) -> T: ...  # noqa: N802
+
+
+@function(egg_fn="Sub")
+def Sub(a: T, b: T) -> T: ...  # noqa: N802
+
+
+@function(egg_fn="Mul")
+def Mul(a: T, b: T) -> T: ...  # noqa: N802
+
+
+@function(egg_fn="Neg")
+def Neg(a: T) -> T: ...  # noqa: N802
+
+
+# -- slots ------------------------------------------------------------------
+@function(egg_fn="Rot")
+def Rot(v: T, k: i64Like) -> T:  # noqa: N802
+    """Rotate left by ``k`` (0 < k < n): ``Rot(v, k)[i] = v[(i + k) mod n]``."""
+
+
+@function(egg_fn="Ext")
+def Ext(v: T, i: i64Like) -> T:  # noqa: N802
+    """Slot ``i`` of ``v`` as a one-slot value."""
+
+
+@function(egg_fn="Ins")
+def Ins(s: T, v: T, i: i64Like) -> T:  # noqa: N802
+    """``v`` with slot ``i`` replaced by the one-slot value ``s``."""
+
+
+@function(egg_fn="Place")
+def Place(s: T, i: i64Like, n: i64Like) -> T:  # noqa: N802
+    """An ``n``-slot vector holding ``s`` at slot ``i`` and 0 elsewhere."""
+
+
+@function(egg_fn="Splat")
+def Splat(s: T, n: i64Like) -> T:  # noqa: N802
+    """``s`` copied into all ``n`` slots."""
+
+
+# -- summaries (never extracted) ----------------------------------------------
+@function(egg_fn="LinRot")
+def LinRot(v: T, key: StringLike, n: i64Like) -> T:  # noqa: N802
+    """``sum_k c_k * Rot(v, k)`` for the polynomial ``key``."""
+
+
+@function(egg_fn="ProdRot")
+def ProdRot(v: T, key: StringLike, n: i64Like) -> T:  # noqa: N802
+    """``prod_{k in key} Rot(v, k)`` (all coefficients 1)."""
+
+
+@function(egg_fn="Gather")
+def Gather(v: T, k: i64Like, sel: StringLike, n: i64Like) -> T:  # noqa: N802
+    """``mask(sel) * Rot(v, k)``: slot p is v[p + k] for p in ``sel``, else 0."""
+
+
+# -- scheme and management ops --------------------------------------------------
+@function(egg_fn="Encode")
+def Encode(a: T) -> T: ...  # noqa: N802
+
+
+@function(egg_fn="Decode")
+def Decode(a: T) -> T: ...  # noqa: N802
+
+
+@function(egg_fn="Root")
+def Root(k: i64Like) -> T:  # noqa: N802
+    """Marks result number ``k`` (unioned with the result's class; never extracted)."""
+
+
+# -- analyses -------------------------------------------------------------------
+@function(egg_fn="slots", merge=lambda old, new: old)
+def slots(t: T) -> i64:
+    """Analysis: the slot count of a term (1 for scalars)."""
+
+
+slots_analysis = ruleset(name="slots-analysis")
+
+
+@slots_analysis.register
+def _slots_rules(
+    a: T, b: T, s: String, c: i64, n: i64, k: i64, x: f64
+) -> object:
+    yield rule(In(s, n), name="slots-in").then(set_(slots(In(s, n))).to(n))
+    yield rule(Num(c, n), name="slots-num").then(set_(slots(Num(c, n))).to(n))
+    yield rule(NumF(x, n), name="slots-numf").then(set_(slots(NumF(x, n))).to(n))
+    yield rule(Dense(s, n), name="slots-dense").then(set_(slots(Dense(s, n))).to(n))
+    yield rule(Place(a, k, n), name="slots-place").then(set_(slots(Place(a, k, n))).to(n))
+    yield rule(Splat(a, n), name="slots-splat").then(set_(slots(Splat(a, n))).to(n))
+    yield rule(LinRot(a, s, n), name="slots-linrot").then(set_(slots(LinRot(a, s, n))).to(n))
+    yield rule(ProdRot(a, s, n), name="slots-prodrot").then(set_(slots(ProdRot(a, s, n))).to(n))
+    yield rule(Gather(a, k, s, n), name="slots-gather").then(set_(slots(Gather(a, k, s, n))).to(n))
+    yield rule(Ext(a, k), name="slots-ext").then(set_(slots(Ext(a, k))).to(i64(1)))
+    yield rule(Add(a, b), slots(a) == n, name="slots-add").then(set_(slots(Add(a, b))).to(n))
+    yield rule(Sub(a, b), slots(a) == n, name="slots-sub").then(set_(slots(Sub(a, b))).to(n))
+    yield rule(Mul(a, b), slots(a) == n, name="slots-mul").then(set_(slots(Mul(a, b))).to(n))
+    yield rule(Neg(a), slots(a) == n, name="slots-neg").then(set_(slots(Neg(a))).to(n))
+    yield rule(Rot(a, k), slots(a) == n, name="slots-rot").then(set_(slots(Rot(a, k))).to(n))
+    yield rule(Ins(a, b, k), slots(b) == n, name="slots-ins").then(set_(slots(Ins(a, b, k))).to(n))
+    yield rule(Encode(a), slots(a) == n, name="slots-encode").then(set_(slots(Encode(a))).to(n))
+    yield rule(Decode(a), slots(a) == n, name="slots-decode").then(set_(slots(Decode(a))).to(n))
+    yield rule(Root(k), name="slots-root").then(Root(k))
+
+
+# Ops whose e-nodes are realizable programs (the extractor's vocabulary), by egglog name.
+CONCRETE_OPS = frozenset(
+    {"In", "Num", "NumF", "Dense", "Add", "Sub", "Mul", "Neg", "Rot", "Ext", "Ins", "Place", "Splat",
+     "Encode", "Decode"}
+)
+SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather"})
+MGMT_FNS: dict[str, str] = {}
+
+
+def declare(eg: EGraph) -> None:
+    """Make every constructor and the analysis known to ``eg`` (needed before loading text).
+
+    Running the analysis ruleset on the empty e-graph declares every function its rules
+    mention, which is all of them, without adding a single e-node.
+    """
+    eg.run(slots_analysis.saturate())
