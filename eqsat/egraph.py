@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from egglog import EGraph, Ruleset, back_off, run, unstable_combine_rulesets
 
@@ -35,7 +35,7 @@ from .ir import MGMT_OPS, Program
 from .keys import dense_key, set_key
 
 
-class StopReason(str, Enum):
+class StopReason(StrEnum):
     SATURATED = "saturated"
     ITERATION_LIMIT = "iteration_limit"
     NODE_LIMIT = "node_limit"

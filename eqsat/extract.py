@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .cost import CostTable
 from .ir import Builder, Program, Type
-from .keys import parse_dense_key
+from .keys import parse_dense_key, parse_set_key
 from .term import CONCRETE_OPS, SUMMARY_OPS
 
 Lit = int | float | str
@@ -95,7 +95,7 @@ def node_cost(n: ENode, secret: list[bool], costs: CostTable) -> tuple[float, bo
         return math.inf, True
     if op == "In":
         return 0.0, True
-    if op in ("Num", "NumF", "Dense"):
+    if op in ("Num", "NumF", "Dense", "Mask"):
         return 0.0, False
     any_secret = any(secret)
     if not any_secret:
@@ -252,6 +252,10 @@ def _emit(b: Builder, n: ENode, args: list[int], vec_type, elem_by_name) -> int:
     if op == "Dense":
         vals = tuple(parse_dense_key(str(n.lits[0])))
         return b.const(vals, vec_type(int(n.lits[1]), False))
+    if op == "Mask":
+        nslots = int(n.lits[1])
+        chosen = set(parse_set_key(str(n.lits[0])))
+        return b.const(tuple(1 if p in chosen else 0 for p in range(nslots)), vec_type(nslots, False))
     if op == "Add":
         return b.add(*args)
     if op == "Sub":

@@ -48,95 +48,100 @@ class T(Expr, egg_sort="T"):
 
 # -- leaves -----------------------------------------------------------------
 @function(egg_fn="In")
-def In(name: StringLike, n: i64Like) -> T:  # noqa: N802
+def In(name: StringLike, n: i64Like) -> T:
     """A secret input of ``n`` slots."""
 
 
 @function(egg_fn="Num")
-def Num(c: i64Like, n: i64Like) -> T:  # noqa: N802
+def Num(c: i64Like, n: i64Like) -> T:
     """The integer constant ``c`` in every one of ``n`` slots (plaintext)."""
 
 
 @function(egg_fn="NumF")
-def NumF(c: f64Like, n: i64Like) -> T:  # noqa: N802
+def NumF(c: f64Like, n: i64Like) -> T:
     """The real constant ``c`` in every one of ``n`` slots (plaintext)."""
 
 
 @function(egg_fn="Dense")
-def Dense(values: StringLike, n: i64Like) -> T:  # noqa: N802
+def Dense(values: StringLike, n: i64Like) -> T:
     """A plaintext vector, values comma-separated (ints or floats)."""
+
+
+@function(egg_fn="Mask")
+def Mask(sel: StringLike, n: i64Like) -> T:
+    """A plaintext 0/1 vector: 1 in the slots of the set key ``sel``."""
 
 
 # -- element-wise arithmetic -------------------------------------------------
 @function(egg_fn="Add")
-def Add(a: T, b: T) -> T: ...  # noqa: N802
+def Add(a: T, b: T) -> T: ...
 
 
 @function(egg_fn="Sub")
-def Sub(a: T, b: T) -> T: ...  # noqa: N802
+def Sub(a: T, b: T) -> T: ...
 
 
 @function(egg_fn="Mul")
-def Mul(a: T, b: T) -> T: ...  # noqa: N802
+def Mul(a: T, b: T) -> T: ...
 
 
 @function(egg_fn="Neg")
-def Neg(a: T) -> T: ...  # noqa: N802
+def Neg(a: T) -> T: ...
 
 
 # -- slots ------------------------------------------------------------------
 @function(egg_fn="Rot")
-def Rot(v: T, k: i64Like) -> T:  # noqa: N802
+def Rot(v: T, k: i64Like) -> T:
     """Rotate left by ``k`` (0 < k < n): ``Rot(v, k)[i] = v[(i + k) mod n]``."""
 
 
 @function(egg_fn="Ext")
-def Ext(v: T, i: i64Like) -> T:  # noqa: N802
+def Ext(v: T, i: i64Like) -> T:
     """Slot ``i`` of ``v`` as a one-slot value."""
 
 
 @function(egg_fn="Ins")
-def Ins(s: T, v: T, i: i64Like) -> T:  # noqa: N802
+def Ins(s: T, v: T, i: i64Like) -> T:
     """``v`` with slot ``i`` replaced by the one-slot value ``s``."""
 
 
 @function(egg_fn="Place")
-def Place(s: T, i: i64Like, n: i64Like) -> T:  # noqa: N802
+def Place(s: T, i: i64Like, n: i64Like) -> T:
     """An ``n``-slot vector holding ``s`` at slot ``i`` and 0 elsewhere."""
 
 
 @function(egg_fn="Splat")
-def Splat(s: T, n: i64Like) -> T:  # noqa: N802
+def Splat(s: T, n: i64Like) -> T:
     """``s`` copied into all ``n`` slots."""
 
 
 # -- summaries (never extracted) ----------------------------------------------
 @function(egg_fn="LinRot")
-def LinRot(v: T, key: StringLike, n: i64Like) -> T:  # noqa: N802
+def LinRot(v: T, key: StringLike, n: i64Like) -> T:
     """``sum_k c_k * Rot(v, k)`` for the polynomial ``key``."""
 
 
 @function(egg_fn="ProdRot")
-def ProdRot(v: T, key: StringLike, n: i64Like) -> T:  # noqa: N802
+def ProdRot(v: T, key: StringLike, n: i64Like) -> T:
     """``prod_{k in key} Rot(v, k)`` (all coefficients 1)."""
 
 
 @function(egg_fn="Gather")
-def Gather(v: T, k: i64Like, sel: StringLike, n: i64Like) -> T:  # noqa: N802
+def Gather(v: T, k: i64Like, sel: StringLike, n: i64Like) -> T:
     """``mask(sel) * Rot(v, k)``: slot p is v[p + k] for p in ``sel``, else 0."""
 
 
 # -- scheme and management ops --------------------------------------------------
 @function(egg_fn="Encode")
-def Encode(a: T) -> T: ...  # noqa: N802
+def Encode(a: T) -> T: ...
 
 
 @function(egg_fn="Decode")
-def Decode(a: T) -> T: ...  # noqa: N802
+def Decode(a: T) -> T: ...
 
 
 @function(egg_fn="Root")
-def Root(k: i64Like) -> T:  # noqa: N802
+def Root(k: i64Like) -> T:
     """Marks result number ``k`` (unioned with the result's class; never extracted)."""
 
 
@@ -157,6 +162,7 @@ def _slots_rules(
     yield rule(Num(c, n), name="slots-num").then(set_(slots(Num(c, n))).to(n))
     yield rule(NumF(x, n), name="slots-numf").then(set_(slots(NumF(x, n))).to(n))
     yield rule(Dense(s, n), name="slots-dense").then(set_(slots(Dense(s, n))).to(n))
+    yield rule(Mask(s, n), name="slots-mask").then(set_(slots(Mask(s, n))).to(n))
     yield rule(Place(a, k, n), name="slots-place").then(set_(slots(Place(a, k, n))).to(n))
     yield rule(Splat(a, n), name="slots-splat").then(set_(slots(Splat(a, n))).to(n))
     yield rule(LinRot(a, s, n), name="slots-linrot").then(set_(slots(LinRot(a, s, n))).to(n))
@@ -176,7 +182,7 @@ def _slots_rules(
 
 # Ops whose e-nodes are realizable programs (the extractor's vocabulary), by egglog name.
 CONCRETE_OPS = frozenset(
-    {"In", "Num", "NumF", "Dense", "Add", "Sub", "Mul", "Neg", "Rot", "Ext", "Ins", "Place", "Splat",
+    {"In", "Num", "NumF", "Dense", "Mask", "Add", "Sub", "Mul", "Neg", "Rot", "Ext", "Ins", "Place", "Splat",
      "Encode", "Decode"}
 )
 SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather"})

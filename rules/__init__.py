@@ -1,0 +1,34 @@
+"""Rule families, one per file, each exporting ``FAMILY`` (a ``RuleFamily``) whose
+``.ruleset`` is the egglog ruleset of the same name.
+
+``REGISTRY`` maps the CLI names (``--rules ring,slots``) to families; a meta-test
+checks that every key equals its family's own name and every rule has a soundness test.
+``SCHEDULES`` names the default rule selections.
+"""
+
+from __future__ import annotations
+
+from eqsat.rulespec import RuleFamily
+
+from . import ring, slots
+
+REGISTRY: dict[str, RuleFamily] = {f.name: f for f in (ring.FAMILY, slots.FAMILY)}
+
+SCHEDULES: dict[str, tuple[str, ...]] = {
+    "default": ("ring", "slots"),
+    "none": (),
+}
+
+
+def resolve(names: str | list[str] | tuple[str, ...] | None) -> list[RuleFamily]:
+    """Families for a comma-separated list (or sequence) of names or one schedule name."""
+    if names is None:
+        names = SCHEDULES["default"]
+    if isinstance(names, str):
+        names = SCHEDULES[names] if names in SCHEDULES else tuple(x.strip() for x in names.split(",") if x.strip())
+    out = []
+    for nm in names:
+        if nm not in REGISTRY:
+            raise KeyError(f"unknown rule family '{nm}' (known: {', '.join(sorted(REGISTRY))})")
+        out.append(REGISTRY[nm])
+    return out

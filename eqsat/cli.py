@@ -1,0 +1,193 @@
+"""The ``eqsat`` command line: optimize, run, explain.
+
+In: argv.  Out: MLIR text, JSON reports or a human-readable explanation on stdout;
+exit 0 on success, 2 on bad input (one line ``file:line:col: error: ...`` on stderr),
+1 on an internal failure (also one line).  See DESIGN.md for the fixed interfaces.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .cost import SCHEMES, CostError, load_overrides
+from .egraph import Limits
+from .ir import Program
+
+
+class UsageError(Exception):
+    """Bad input that is not MLIR: a missing file, bad JSON, unknown names."""
+
+
+def _read_program(path: str, func: str | None) -> Program:
+    from .mlir import MLIRError, parse_mlir
+
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise UsageError(f"{path}:1:1: error: cannot read file: {e.strerror}") from None
+    try:
+        progs = parse_mlir(data, path)
+    except MLIRError as e:
+        raise UsageError(str(e)) from None
+    if func is not None:
+        chosen = [q for q in progs if q.name == func]
+        if not chosen:
+            names = ", ".join(q.name for q in progs)
+            raise UsageError(f"{path}:1:1: error: no function '{func}' (the file defines: {names})")
+        return chosen[0]
+    if len(progs) != 1:
+        names = ", ".join(q.name for q in progs)
+        raise UsageError(f"{path}:1:1: error: the file defines {len(progs)} functions ({names}); choose one with --func")
+    return progs[0]
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    d = Limits()
+    return Limits(
+        iterations=args.iteration_limit if args.iteration_limit is not None else d.iterations,
+        nodes=args.node_limit if args.node_limit is not None else d.nodes,
+        time_s=args.time_limit if args.time_limit is not None else d.time_s,
+    )
+
+
+def _costs(args: argparse.Namespace) -> dict[str, object] | None:
+    if not args.costs:
+        return None
+    try:
+        return load_overrides(args.costs)
+    except CostError as e:
+        raise UsageError(f"{e}" if ":" in str(e).split(" ")[0] else f"{args.costs}:1:1: error: {e}") from None
+
+
+def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from .optimize import optimize
+
+    prog = _read_program(args.input, args.func)
+    try:
+        return optimize(prog, scheme=args.scheme, costs=_costs(args), rules=args.rules, limits=_limits(args))
+    except (CostError, KeyError) as e:
+        raise UsageError(f"{args.input}:1:1: error: {e.args[0] if e.args else e}") from None
+
+
+def cmd_optimize(args: argparse.Namespace) -> int:
+    res = _optimize(args)
+    text = res.to_mlir()
+    if args.output:
+        Path(args.output).write_text(text)
+    if args.json:
+        print(json.dumps(res.report))
+    elif not args.output:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    res = _optimize(args)
+    rep = res.report
+    before, after = rep["before"], rep["after"]
+    ops = sorted(set(before["ops"]) | set(after["ops"]))  # type: ignore[index]
+    lines = [f"{args.input}: scheme {args.scheme}, stop reason: {rep['stop_reason']}",
+             f"e-graph: {rep['egraph']['nodes']} nodes, {rep['egraph']['classes']} classes, "  # type: ignore[index]
+             f"{rep['egraph']['iterations']} iterations, {rep['time_s']} s",  # type: ignore[index]
+             "", f"{'op':<14}{'before':>8}{'after':>8}"]
+    for o in ops:
+        lines.append(f"{o:<14}{before['ops'].get(o, 0):>8}{after['ops'].get(o, 0):>8}")  # type: ignore[index]
+    lines.append(f"{'depth':<14}{before['depth']:>8}{after['depth']:>8}")  # type: ignore[index]
+    lines.append(f"{'cost':<14}{before['cost']:>8g}{after['cost']:>8g}")  # type: ignore[index]
+    lines.append(f"noise before: {json.dumps(before['noise'])}")  # type: ignore[index]
+    lines.append(f"noise after:  {json.dumps(after['noise'])}")  # type: ignore[index]
+    fired = sorted(res.rules_fired.items(), key=lambda kv: -kv[1])
+    lines.append("")
+    lines.append("rules that fired (matches): " + (", ".join(f"{k} {v}" for k, v in fired) if fired else "none"))
+    lines.append("")
+    lines.append("optimized program:")
+    lines.append(res.to_mlir().rstrip())
+    print("\n".join(lines))
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    prog = _read_program(args.input, args.func)
+    if args.inputs:
+        try:
+            inputs = json.loads(Path(args.inputs).read_text())
+        except OSError as e:
+            raise UsageError(f"{args.inputs}:1:1: error: cannot read inputs: {e.strerror}") from None
+        except json.JSONDecodeError as e:
+            raise UsageError(f"{args.inputs}:{e.lineno}:{e.colno}: error: bad JSON: {e.msg}") from None
+        if not isinstance(inputs, dict):
+            raise UsageError(f"{args.inputs}:1:1: error: inputs must be a JSON object of argument name -> value")
+    else:
+        from .interp import random_inputs
+
+        inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
+    from .backend.errors import BackendError
+    from .backend.executor import run_program
+    from .interp import InputError
+
+    try:
+        out = run_program(prog, inputs, args.scheme, insecure=args.insecure)
+    except (BackendError, InputError) as e:
+        raise UsageError(f"{args.input}:1:1: error: {e}") from None
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"outputs:   {out['outputs']}\nreference: {out['reference']}\nmatch:     {out['match']}")
+        print(f"noise:     {json.dumps(out['noise'])}\nparams:    {json.dumps(out['params'])}")
+    return 0 if out["match"] else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="eqsat", description="Equality-saturation optimizer for FHE circuits.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("input", help="MLIR file")
+        p.add_argument("--func", help="function to use when the file defines several")
+
+    for name, helptext in (("optimize", "optimize a program"), ("explain", "explain an optimization")):
+        p = sub.add_parser(name, help=helptext)
+        common(p)
+        p.add_argument("-o", "--output", help="write the optimized MLIR here")
+        p.add_argument("--scheme", choices=SCHEMES, default="bgv")
+        p.add_argument("--costs", help="JSON object: op name -> cost, overriding the scheme's table")
+        p.add_argument("--rules", help="comma-separated rule families or a schedule name (default: default)")
+        p.add_argument("--node-limit", type=int, dest="node_limit")
+        p.add_argument("--time-limit", type=float, dest="time_limit")
+        p.add_argument("--iteration-limit", type=int, dest="iteration_limit")
+        p.add_argument("--json", action="store_true", help="print the JSON report")
+        p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
+    p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext")
+    common(p)
+    p.add_argument("--scheme", choices=("bgv", "ckks"), required=True)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--inputs", help="JSON object: argument name -> number or list")
+    g.add_argument("--seed", type=int, help="random inputs from this seed")
+    p.add_argument("--insecure", action="store_true", help="allow parameters below 128-bit security (reported)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_run)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except UsageError as e:
+        print(str(e).splitlines()[0] if str(e) else "error", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("eqsat: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # never a traceback: one line, exit 1 (an internal error)
+        print(f"eqsat: internal error: {type(e).__name__}: {e}".splitlines()[0], file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,218 @@
+"""Pure functions that rules call through ``L.call``/``L.call_int`` (egglog ``PyObject``).
+
+Every function is total (egglog may evaluate a call before the guard that makes its
+answer meaningful), deterministic and memoized.
+
+In: primitive values (ints, key strings).  Out: key strings or non-negative ints;
+``""`` means "no result" and rules test for it.  Every function is deterministic and
+memoized, so repeated matches cost a dictionary lookup.  Polynomial keys are those of
+``eqsat.rotpoly``; slot-set keys those of ``eqsat.keys``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from . import rotpoly
+from .keys import parse_set_key, set_key
+
+MAX_DIRECT_TERMS = 16  # a LinRot/ProdRot with more terms is only realized through factors
+
+
+@cache
+def _poly(key: str, n: int) -> dict[int, int]:
+    return rotpoly.parse_key(key, n)
+
+
+def _key(p: dict[int, int], n: int) -> str:
+    return rotpoly.key(rotpoly.normalize(p, n), n)
+
+
+@cache
+def mono(k: int, c: int, n: int) -> str:
+    """The key of ``c * rho^k``."""
+    return _key({k % n: c}, n)
+
+
+@cache
+def poly_add(a: str, b: str, n: int) -> str:
+    """Key of a + b; ``"0"`` spelled as ``""`` never happens: the zero polynomial is ``"zero"``."""
+    s = rotpoly.add(_poly(a, n), _poly(b, n), n)
+    return _key(s, n) if s else "zero"
+
+
+@cache
+def poly_sub(a: str, b: str, n: int) -> str:
+    s = rotpoly.add(_poly(a, n), {k: -c for k, c in _poly(b, n).items()}, n)
+    return _key(s, n) if s else "zero"
+
+
+@cache
+def poly_scale(a: str, c: int, n: int) -> str:
+    if c == 0:
+        return "zero"
+    return _key({k: v * c for k, v in _poly(a, n).items()}, n)
+
+
+@cache
+def poly_shift(a: str, s: int, n: int) -> str:
+    return _key(rotpoly.shift(_poly(a, n), s, n), n)
+
+
+@cache
+def _shift_normal(a: str, n: int) -> tuple[int, str]:
+    s, q = rotpoly.shift_normal(_poly(a, n), n)
+    return s % n, _key(q, n)
+
+
+def normal_shift(a: str, n: int) -> int:
+    """s in [0, n) with a = rho^s * normal_core(a)."""
+    return _shift_normal(a, n)[0]
+
+
+def normal_core(a: str, n: int) -> str:
+    return _shift_normal(a, n)[1]
+
+
+@cache
+def _centered(a: str, n: int) -> tuple[int, str]:
+    s, q = rotpoly.centered(_poly(a, n), n)
+    return s % n, _key(q, n)
+
+
+def centered_shift(a: str, n: int) -> int:
+    return _centered(a, n)[0]
+
+
+def centered_core(a: str, n: int) -> str:
+    return _centered(a, n)[1]
+
+
+@cache
+def nterms(a: str, n: int) -> int:
+    return len(_poly(a, n))
+
+
+@cache
+def single(a: str, n: int) -> str:
+    """``"k c"`` when ``a`` is one term ``c * rho^k``, else ``""``."""
+    p = _poly(a, n)
+    if len(p) != 1:
+        return ""
+    ((k, c),) = p.items()
+    return f"{k % n} {c}"
+
+
+def single_offset(a: str, n: int) -> int:
+    """Offset in [0, n) of a single-term key (0 for any other key: rules guard with single_is)."""
+    s = single(a, n)
+    return int(s.split()[0]) if s else 0
+
+
+def single_abs_coef(a: str, n: int) -> int:
+    """|c| of a single-term key ``c * rho^k`` (0 for any other key)."""
+    s = single(a, n)
+    return abs(int(s.split()[1])) if s else 0
+
+
+def single_sign(a: str, n: int) -> str:
+    """``"+"`` for a single term with a positive coefficient, else ``""``."""
+    s = single(a, n)
+    return "+" if s and int(s.split()[1]) > 0 else ""
+
+
+def single_is(a: str, n: int, c: int) -> str:
+    """``"y"`` when ``a`` is a single term with coefficient ``c``."""
+    s = single(a, n)
+    return "y" if s and int(s.split()[1]) == c else ""
+
+
+@cache
+def half(a: str, n: int, which: int) -> str:
+    """Split a polynomial of 2..MAX_DIRECT_TERMS terms in two halves (by offset)."""
+    p = _poly(a, n)
+    if not 2 <= len(p) <= MAX_DIRECT_TERMS:
+        return ""
+    items = sorted(p.items())
+    m = len(items) // 2
+    part = dict(items[:m] if which == 0 else items[m:])
+    return _key(part, n)
+
+
+@cache
+def _factor_pairs(a: str, n: int) -> tuple[tuple[str, str], ...]:
+    p = _poly(a, n)
+    out: list[tuple[str, str]] = []
+    for fs in rotpoly.factorizations(p, n):
+        inner = fs[0]
+        outer: dict[int, int] = {0: 1}
+        for f in fs[1:]:
+            outer = rotpoly.mul(outer, f, n)
+        pair = (_key(inner, n), _key(outer, n))
+        if pair not in out:
+            out.append(pair)
+    return tuple(out)
+
+
+def factor_inner(a: str, n: int, j: int) -> str:
+    """Inner factor of the j-th factorization of ``a`` (applied first), or ``""``."""
+    fp = _factor_pairs(a, n)
+    return fp[j][0] if j < len(fp) else ""
+
+
+def factor_outer(a: str, n: int, j: int) -> str:
+    fp = _factor_pairs(a, n)
+    return fp[j][1] if j < len(fp) else ""
+
+
+@cache
+def set_union(a: str, b: str) -> str:
+    """Key of a ∪ b when disjoint, else ``""``."""
+    sa, sb = set(parse_set_key(a)), set(parse_set_key(b))
+    if sa & sb:
+        return ""
+    return set_key(sa | sb)
+
+
+@cache
+def is_full(a: str, n: int) -> str:
+    return "y" if a == set_key(range(n)) else ""
+
+
+def singleton(i: int) -> str:
+    return set_key([i])
+
+
+@cache
+def ones_poly(a: str, n: int) -> str:
+    """``"y"`` when every coefficient of ``a`` is 1 (a set of offsets, for ProdRot)."""
+    return "y" if all(c == 1 for c in _poly(a, n).values()) else ""
+
+
+@cache
+def set_poly_union(a: str, b: str, n: int) -> str:
+    """Union of two all-ones polynomials with disjoint supports, else ``""``."""
+    pa, pb = _poly(a, n), _poly(b, n)
+    if set(pa) & set(pb):
+        return ""
+    return _key({**pa, **pb}, n)
+
+
+@cache
+def _ones_factor_pairs(a: str, n: int) -> tuple[tuple[str, str], ...]:
+    """Factorizations whose factors (and their products) keep all coefficients 1."""
+    out = []
+    for inner, outer in _factor_pairs(a, n):
+        if ones_poly(inner, n) and ones_poly(outer, n):
+            out.append((inner, outer))
+    return tuple(out)
+
+
+def ones_factor_inner(a: str, n: int, j: int) -> str:
+    fp = _ones_factor_pairs(a, n)
+    return fp[j][0] if j < len(fp) else ""
+
+
+def ones_factor_outer(a: str, n: int, j: int) -> str:
+    fp = _ones_factor_pairs(a, n)
+    return fp[j][1] if j < len(fp) else ""

@@ -1,0 +1,496 @@
+"""Rules written once, run two ways: as egglog rules and as executable semantics.
+
+In: rule definitions, each a Python function ``fn(L, **vars) -> (lhs, rhs[, conds])``
+over a *language* ``L``.  Out: egglog ``Ruleset`` objects (``RuleFamily.ruleset``) and,
+for the soundness tests, ``check_sound(spec, rng)``, which instantiates the same function
+with ``SemLang`` (concrete vectors, Rust-semantics integers) on random values and
+asserts ``lhs == rhs`` whenever the conditions hold.
+
+Parameter annotations (marker classes) choose the sort and how tests sample a variable:
+
+* ``Term``: a term; tests draw a random integer vector of ``n`` slots.
+* ``Scalar``: a one-slot term.
+* ``Int``: an ``i64``; tests draw mostly from ``[0, n)``, sometimes from ``[-n, 2n]``.
+* ``N``: the slot count (an ``i64`` bound to ``slots(v)`` by the conditions).
+* ``Poly``, ``SetKey``, ``DenseKey``: ``String`` keys (a rotation polynomial, a slot
+  set, dense constant values); tests draw random valid keys.
+
+Oracles (pure Python functions such as polynomial factorization) are called with
+``L.call(fn, ...)`` (a string result) or ``L.call_int(fn, ...)`` (a non-negative
+integer result); in egglog they run through ``PyObject``, in tests directly.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from egglog import Fact, PyObject, Ruleset, String, eq, i64, ne, rule, ruleset, union, var
+from egglog.builtins import count_matches
+
+from . import term
+
+SORTS = {"T": term.T, "S": term.T, "int": i64, "n": i64, "poly": String, "set": String, "dense": String}
+
+
+class Term:
+    """Annotation: a term variable (tests sample an n-slot vector)."""
+
+
+class Scalar:
+    """Annotation: a one-slot term variable."""
+
+
+class Int:
+    """Annotation: an i64 variable."""
+
+
+class N:
+    """Annotation: the slot count."""
+
+
+class Poly:
+    """Annotation: a rotation-polynomial key (String)."""
+
+
+class SetKey:
+    """Annotation: a slot-set key (String)."""
+
+
+class DenseKey:
+    """Annotation: a dense-constant key (String)."""
+
+
+MARKERS = {"Term": "T", "Scalar": "S", "Int": "int", "N": "n", "Poly": "poly", "SetKey": "set", "DenseKey": "dense"}
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    name: str
+    doc: str
+    fn: Callable[..., Any]
+    params: dict[str, str]
+
+
+@dataclass
+class RuleFamily:
+    """One rule family (one file under rules/), exported as one egglog ruleset."""
+
+    name: str
+    specs: list[RuleSpec] = field(default_factory=list)
+    _ruleset: Ruleset | None = None
+
+    def rule(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator: register ``fn`` as the rule ``name``; its docstring is the math."""
+
+        def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+            sig = inspect.signature(fn)
+            params = {}
+            for p, a in list(sig.parameters.items())[1:]:
+                ann = a.annotation if isinstance(a.annotation, str) else getattr(a.annotation, "__name__", "")
+                params[p] = MARKERS.get(ann.strip("'\""), ann)
+            for p, sort in params.items():
+                if sort not in SORTS:
+                    raise TypeError(f"rule {name}: parameter {p} has unknown sort {sort}")
+            if any(s.name == name for s in self.specs):
+                raise ValueError(f"duplicate rule name {name}")
+            self.specs.append(RuleSpec(name, (fn.__doc__ or "").strip(), fn, params))
+            self._ruleset = None
+            return fn
+
+        return deco
+
+    @property
+    def ruleset(self) -> Ruleset:
+        if self._ruleset is None:
+            rs = ruleset(name=self.name)
+            for spec in self.specs:
+                rs.append(to_egglog(spec))
+            self._ruleset = rs
+        return self._ruleset
+
+
+# -- the egglog language ------------------------------------------------------------
+class EggLang:
+    """Constructors and helpers that build egglog patterns/actions."""
+
+    In, Num, NumF, Dense = (staticmethod(f) for f in (term.In, term.Num, term.NumF, term.Dense))
+    Add, Sub, Mul, Neg = (staticmethod(f) for f in (term.Add, term.Sub, term.Mul, term.Neg))
+    Rot, Ext, Ins, Place, Splat = (staticmethod(f) for f in (term.Rot, term.Ext, term.Ins, term.Place, term.Splat))
+    LinRot, ProdRot, Gather, Mask = (staticmethod(f) for f in (term.LinRot, term.ProdRot, term.Gather, term.Mask))
+    slots = staticmethod(term.slots)
+
+    @staticmethod
+    def eq(a: Any, b: Any) -> Fact:
+        return eq(a).to(b)
+
+    @staticmethod
+    def ne(a: Any, b: Any) -> Fact:
+        return ne(a).to(b)
+
+    @staticmethod
+    def lt(a: Any, b: Any) -> Any:
+        return a < b
+
+    @staticmethod
+    def le(a: Any, b: Any) -> Any:
+        return a <= b
+
+    @staticmethod
+    def mod(a: Any, n: Any) -> Any:
+        """Non-negative remainder (egglog's ``%`` keeps the dividend's sign, like Rust)."""
+        return ((a % n) + n) % n
+
+    @staticmethod
+    def call(fn: Callable[..., str], *args: Any) -> Any:
+        return PyObject(fn)(*[_py(a) for a in args]).to_string()
+
+    @staticmethod
+    def call_int(fn: Callable[..., int], *args: Any) -> Any:
+        """An oracle's non-negative integer result (sent as a unary string: egglog has
+        no string-to-integer primitive, but counts matches)."""
+        return count_matches(EggLang.call(_unary(fn), *args), String("|"))
+
+
+def _py(a: Any) -> Any:
+    if isinstance(a, int):
+        return PyObject.from_int(a)
+    if isinstance(a, str):
+        return PyObject.from_string(a)
+    if isinstance(a, i64):
+        return PyObject.from_int(a)
+    if isinstance(a, String):
+        return PyObject.from_string(a)
+    raise TypeError(f"oracle argument {a!r} must be an i64 or a String")
+
+
+def _unary(fn: Callable[..., int]) -> Callable[..., str]:
+    def wrapped(*args: Any) -> str:
+        v = fn(*args)
+        if v < 0:
+            raise ValueError(f"{fn.__name__} returned a negative integer")
+        return "|" * v
+
+    wrapped.__name__ = fn.__name__
+    return wrapped
+
+
+def to_egglog(spec: RuleSpec) -> Any:
+    vs = {p: var(p, SORTS[s]) for p, s in spec.params.items()}
+    out = spec.fn(EggLang, **vs)
+    lhs, rhs, conds = out if len(out) == 3 else (*out, [])
+    root = var("__root", term.T)
+    return rule(eq(root).to(lhs), *conds, name=spec.name).then(union(root).with_(rhs))
+
+
+# -- the concrete semantics -----------------------------------------------------------
+class RInt(int):
+    """An integer with Rust's ``%`` and ``/`` (truncating), as egglog's i64 has."""
+
+    def _w(self, v: int) -> RInt:
+        return RInt(v)
+
+    def __add__(self, o: int) -> RInt:  # type: ignore[override]
+        return RInt(int(self) + int(o))
+
+    __radd__ = __add__
+
+    def __sub__(self, o: int) -> RInt:  # type: ignore[override]
+        return RInt(int(self) - int(o))
+
+    def __rsub__(self, o: int) -> RInt:  # type: ignore[override]
+        return RInt(int(o) - int(self))
+
+    def __mul__(self, o: int) -> RInt:  # type: ignore[override]
+        return RInt(int(self) * int(o))
+
+    __rmul__ = __mul__
+
+    def __mod__(self, o: int) -> RInt:  # type: ignore[override]
+        a, b = int(self), int(o)
+        r = abs(a) % abs(b)
+        return RInt(-r if a < 0 else r)
+
+    def __truediv__(self, o: int) -> RInt:  # type: ignore[override]
+        a, b = int(self), int(o)
+        q = abs(a) // abs(b)
+        return RInt(q if (a >= 0) == (b > 0) else -q)
+
+    def __neg__(self) -> RInt:
+        return RInt(-int(self))
+
+
+class Undefined(Exception):
+    """A term that does not denote a value (wrong sizes, index out of range)."""
+
+
+Vec = tuple[int, ...]
+
+
+def _same(a: Vec, b: Vec) -> None:
+    if len(a) != len(b):
+        raise Undefined("size mismatch")
+
+
+class Lazy:
+    """A term of the semantic language, evaluated on demand (so a rule's right side is
+    only evaluated after its left side and conditions, and its failures are reported)."""
+
+    __slots__ = ("_args", "_done", "_fn", "_val")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self._fn, self._args, self._done, self._val = fn, args, False, None
+
+    def force(self) -> Any:
+        if not self._done:
+            self._val = self._fn(*[force(a) for a in self._args])
+            self._done = True
+        return self._val
+
+    def __eq__(self, other: object) -> bool:
+        return bool(force(self) == force(other))
+
+    def __hash__(self) -> int:
+        return hash(force(self))
+
+
+def force(x: Any) -> Any:
+    return x.force() if isinstance(x, Lazy) else x
+
+
+def _lazy_method(fn: Callable[..., Any]) -> Any:
+    def build(*args: Any) -> Lazy:
+        return Lazy(fn, args)
+
+    build.__name__ = fn.__name__
+    return staticmethod(build)
+
+
+class SemLang:
+    """The meaning of every constructor on concrete integer vectors (tuples)."""
+
+    @_lazy_method
+    def In(name: str, n: int) -> Vec:
+        raise Undefined("inputs are sampled, not built")
+
+    @_lazy_method
+    def Num(c: int, n: int) -> Vec:
+        if n < 1:
+            raise Undefined("size")
+        return (int(c),) * int(n)
+
+    @_lazy_method
+    def NumF(c: float, n: int) -> Vec:
+        return (c,) * int(n)  # type: ignore[return-value]
+
+    @_lazy_method
+    def Dense(key: str, n: int) -> Vec:
+        from .keys import parse_dense_key
+
+        vals = tuple(parse_dense_key(key))
+        if len(vals) != n:
+            raise Undefined("dense size")
+        return vals  # type: ignore[return-value]
+
+    @_lazy_method
+    def Add(a: Vec, b: Vec) -> Vec:
+        _same(a, b)
+        return tuple(x + y for x, y in zip(a, b, strict=True))
+
+    @_lazy_method
+    def Sub(a: Vec, b: Vec) -> Vec:
+        _same(a, b)
+        return tuple(x - y for x, y in zip(a, b, strict=True))
+
+    @_lazy_method
+    def Mul(a: Vec, b: Vec) -> Vec:
+        _same(a, b)
+        return tuple(x * y for x, y in zip(a, b, strict=True))
+
+    @_lazy_method
+    def Neg(a: Vec) -> Vec:
+        return tuple(-x for x in a)
+
+    @_lazy_method
+    def Rot(v: Vec, k: int) -> Vec:
+        n = len(v)
+        if not 0 <= int(k) < n:
+            raise Undefined("rotation offset out of [0, n)")
+        k = int(k)
+        return v[k:] + v[:k]
+
+    @_lazy_method
+    def Ext(v: Vec, i: int) -> Vec:
+        if not 0 <= int(i) < len(v):
+            raise Undefined("index")
+        return (v[int(i)],)
+
+    @_lazy_method
+    def Ins(s: Vec, v: Vec, i: int) -> Vec:
+        if len(s) != 1 or not 0 <= int(i) < len(v):
+            raise Undefined("insert")
+        out = list(v)
+        out[int(i)] = s[0]
+        return tuple(out)
+
+    @_lazy_method
+    def Place(s: Vec, i: int, n: int) -> Vec:
+        if len(s) != 1 or not 0 <= int(i) < int(n):
+            raise Undefined("place")
+        out = [0] * int(n)
+        out[int(i)] = s[0]
+        return tuple(out)
+
+    @_lazy_method
+    def Splat(s: Vec, n: int) -> Vec:
+        if len(s) != 1 or n < 1:
+            raise Undefined("splat")
+        return (s[0],) * int(n)
+
+    @_lazy_method
+    def LinRot(v: Vec, key: str, n: int) -> Vec:
+        from . import rotpoly
+
+        if len(v) != n:
+            raise Undefined("linrot size")
+        return tuple(rotpoly.apply(rotpoly.parse_key(key, int(n)), list(v), int(n)))
+
+    @_lazy_method
+    def ProdRot(v: Vec, key: str, n: int) -> Vec:
+        from . import rotpoly
+
+        n = int(n)
+        if len(v) != n:
+            raise Undefined("prodrot size")
+        out = [1] * n
+        for k, c in rotpoly.parse_key(key, n).items():
+            if c != 1:
+                raise Undefined("prodrot coefficient")
+            for i in range(n):
+                out[i] *= v[(i + k) % n]
+        return tuple(out)
+
+    @_lazy_method
+    def Gather(v: Vec, k: int, sel: str, n: int) -> Vec:
+        from .keys import parse_set_key
+
+        if len(v) != n or not 0 <= int(k) < n:
+            raise Undefined("gather size or offset")
+        chosen = set(parse_set_key(sel))
+        if any(not 0 <= p < n for p in chosen):
+            raise Undefined("gather slots")
+        return tuple(v[(p + int(k)) % n] if p in chosen else 0 for p in range(n))
+
+    @_lazy_method
+    def Mask(sel: str, n: int) -> Vec:
+        from .keys import parse_set_key
+
+        chosen = set(parse_set_key(sel))
+        if n < 1 or any(not 0 <= p < n for p in chosen):
+            raise Undefined("mask")
+        return tuple(1 if p in chosen else 0 for p in range(int(n)))
+
+    @staticmethod
+    def slots(v: Any) -> RInt:
+        return RInt(len(force(v)))
+
+    eq = staticmethod(lambda a, b: force(a) == force(b))
+    ne = staticmethod(lambda a, b: force(a) != force(b))
+    lt = staticmethod(lambda a, b: force(a) < force(b))
+    le = staticmethod(lambda a, b: force(a) <= force(b))
+
+    @staticmethod
+    def mod(a: int, n: int) -> RInt:
+        return RInt(int(a) % int(n))
+
+    @staticmethod
+    def call(fn: Callable[..., str], *args: Any) -> str:
+        return fn(*[int(a) if isinstance(a, int) else a for a in args])
+
+    @staticmethod
+    def call_int(fn: Callable[..., int], *args: Any) -> RInt:
+        v = fn(*[int(a) if isinstance(a, int) else a for a in args])
+        if v < 0:
+            raise ValueError(f"{fn.__name__} returned a negative integer")
+        return RInt(v)
+
+
+# -- sampling and the soundness check ---------------------------------------------------
+Samplers = dict[str, Callable[[random.Random, int], Any]]
+
+
+def _default_samplers() -> Samplers:
+    from .keys import dense_key, set_key
+
+    def poly(rng: random.Random, n: int) -> str:
+        from . import rotpoly
+
+        p = {rng.randrange(n): rng.choice([1, 1, 1, -1, 2, 3]) for _ in range(rng.randint(1, min(n, 6)))}
+        if rng.random() < 0.3:  # arithmetic progressions exercise the compressed keys
+            st = rng.randint(1, max(1, n // 4))
+            p = {(rng.randrange(n) + j * st) % n: 1 for j in range(rng.randint(2, max(2, n // st)))}
+        return rotpoly.key(rotpoly.normalize(p, n), n)
+
+    return {
+        "T": lambda rng, n: tuple(rng.randint(-9, 9) for _ in range(n)),
+        "S": lambda rng, n: (rng.randint(-9, 9),),
+        "int": lambda rng, n: RInt(rng.randrange(n) if rng.random() < 0.8 else rng.randint(-n, 2 * n)),
+        "poly": poly,
+        "set": lambda rng, n: set_key(rng.sample(range(n), rng.randint(1, n))),
+        "dense": lambda rng, n: dense_key([rng.randint(-5, 5) for _ in range(n)]),
+    }
+
+
+@dataclass
+class SoundnessResult:
+    checked: int  # samples where the rule applied and both sides were compared
+    skipped: int  # samples where a condition failed or a side was undefined
+
+
+def check_sound(
+    spec: RuleSpec,
+    rng: random.Random,
+    samples: int = 200,
+    sizes: Sequence[int] = (1, 2, 3, 4, 5, 8, 16),
+    samplers: Samplers | None = None,
+    fixed: dict[str, Any] | None = None,
+) -> SoundnessResult:
+    """Instantiate ``spec`` on random values; raise AssertionError on a counterexample.
+
+    Values of sort ``int`` are drawn near the slot range and also from the other
+    sampled ints' sums (so conditions such as ``k == i + j`` can hold); ``fixed`` pins
+    variables (a test may pin ``n`` or a key to reach a rule's corner case).
+    """
+    smp = {**_default_samplers(), **(samplers or {})}
+    checked = skipped = 0
+    for _ in range(samples):
+        n = RInt(rng.choice(list(sizes)))
+        env: dict[str, Any] = {}
+        for p, sort in spec.params.items():
+            if fixed and p in fixed:
+                env[p] = fixed[p]
+            elif sort == "n":
+                env[p] = n
+            else:
+                env[p] = smp[sort](rng, int(n))
+        out = spec.fn(SemLang, **env)
+        lhs, rhs, conds = out if len(out) == 3 else (*out, [])
+        try:
+            lhs_v = force(lhs)
+            if not all(bool(force(c)) for c in conds):
+                skipped += 1
+                continue
+        except Undefined:
+            skipped += 1
+            continue
+        try:
+            rhs_v = force(rhs)
+        except Undefined as e:
+            raise AssertionError(f"rule {spec.name}: right side undefined ({e}) where the left is defined; env={env}") from e
+        if lhs_v != rhs_v:
+            raise AssertionError(f"rule {spec.name} is unsound: {lhs_v} != {rhs_v}; env={env}")
+        checked += 1
+    return SoundnessResult(checked, skipped)

@@ -1,0 +1,405 @@
+"""Slot rewrites: rotation algebra, rotate-and-reduce, chain collapse, vectorization.
+
+In: nothing.  Out: ``FAMILY`` and its egglog ruleset ``slots``.
+
+How the pieces meet (each step is one rule below):
+
+* ``Ext(v, i) = Ext(Rot(v, i), 0)`` puts every extracted slot at slot 0, and slot-0
+  scalars combine as whole vectors (``ext-add`` ...): unrolled scalar code becomes
+  vector code on rotations (SIMD vectorization, HECO's insight).
+* Rotations of one base are lifted to ``LinRot`` polynomials, added by ``lin-add``;
+  a sum of all n slots is ``LinRot(v, 0..n-1)``, which ``lin-factor`` splits into
+  log2(n) factors (1 + rho^(2^j)): rotate-and-reduce.  Shift normalization gives every
+  shifted copy of a stencil the same core, factored separably (box blur: 4 rotations).
+* An insertion chain is a sum of ``Place`` terms; a slot taken from ``v[i + k]`` is a
+  ``Gather(v, k, {i})``; gathers of one source at one offset merge, and a full gather is
+  a single rotation (a partial one a rotation and a mask).
+* Products over rotations of one base (``ProdRot``) reduce the same way with *.
+"""
+
+from __future__ import annotations
+
+from eqsat import oracles as o
+from eqsat.rulespec import Int, N, Poly, RuleFamily, SetKey, Term
+
+FAMILY = RuleFamily("slots")
+r = FAMILY.rule
+
+
+# -- rotation algebra -------------------------------------------------------------
+@r("rot-compose")
+def _(L, v: Term, a: Int, b: Int, n: N):
+    """rot(rot(v, a), b) = rot(v, a + b)"""
+    return L.Rot(L.Rot(v, a), b), L.Rot(v, L.mod(a + b, n)), [L.eq(L.slots(v), n), L.ne(L.mod(a + b, n), 0)]
+
+
+@r("rot-cancel")
+def _(L, v: Term, a: Int, b: Int, n: N):
+    """rot(rot(v, a), b) = v when a + b = 0 mod n"""
+    return L.Rot(L.Rot(v, a), b), v, [L.eq(L.slots(v), n), L.eq(L.mod(a + b, n), 0)]
+
+
+@r("rot-splat")
+def _(L, c: Int, k: Int, n: N):
+    """rot(splat(c), k) = splat(c)"""
+    return L.Rot(L.Num(c, n), k), L.Num(c, n)
+
+
+@r("ext-of-rot")
+def _(L, v: Term, k: Int, i: Int, n: N):
+    """rot(v, k)[i] = v[i + k]"""
+    return L.Ext(L.Rot(v, k), i), L.Ext(v, L.mod(i + k, n)), [L.eq(L.slots(v), n)]
+
+
+@r("ext-to-slot0")
+def _(L, v: Term, i: Int, n: N):
+    """v[i] = rot(v, i)[0]"""
+    return L.Ext(v, i), L.Ext(L.Rot(v, i), 0), [L.eq(L.slots(v), n), L.lt(0, i), L.lt(i, n)]
+
+
+@r("ext-const")
+def _(L, c: Int, i: Int, n: N):
+    """splat(c)[i] = c"""
+    return L.Ext(L.Num(c, n), i), L.Num(c, 1), [L.le(0, i), L.lt(i, n)]
+
+
+# -- slot-0 scalars are whole vectors ------------------------------------------------
+@r("ext-add")
+def _(L, a: Term, b: Term, n: N):
+    """a[0] + b[0] = (a + b)[0]"""
+    return L.Add(L.Ext(a, 0), L.Ext(b, 0)), L.Ext(L.Add(a, b), 0), [L.eq(L.slots(a), n), L.eq(L.slots(b), n)]
+
+
+@r("ext-sub")
+def _(L, a: Term, b: Term, n: N):
+    """a[0] - b[0] = (a - b)[0]"""
+    return L.Sub(L.Ext(a, 0), L.Ext(b, 0)), L.Ext(L.Sub(a, b), 0), [L.eq(L.slots(a), n), L.eq(L.slots(b), n)]
+
+
+@r("ext-mul")
+def _(L, a: Term, b: Term, n: N):
+    """a[0] * b[0] = (a * b)[0]"""
+    return L.Mul(L.Ext(a, 0), L.Ext(b, 0)), L.Ext(L.Mul(a, b), 0), [L.eq(L.slots(a), n), L.eq(L.slots(b), n)]
+
+
+@r("ext-neg")
+def _(L, a: Term):
+    """-(a[0]) = (-a)[0]"""
+    return L.Neg(L.Ext(a, 0)), L.Ext(L.Neg(a), 0)
+
+
+@r("ext-mul-const")
+def _(L, a: Term, c: Int, n: N):
+    """a[0] * c = (a * splat(c))[0]"""
+    return L.Mul(L.Ext(a, 0), L.Num(c, 1)), L.Ext(L.Mul(a, L.Num(c, n)), 0), [L.eq(L.slots(a), n)]
+
+
+@r("ext-add-const")
+def _(L, a: Term, c: Int, n: N):
+    """a[0] + c = (a + splat(c))[0]"""
+    return L.Add(L.Ext(a, 0), L.Num(c, 1)), L.Ext(L.Add(a, L.Num(c, n)), 0), [L.eq(L.slots(a), n)]
+
+
+# -- rotations distribute over element-wise ops -------------------------------------------
+@r("rot-pull-add")
+def _(L, a: Term, b: Term, k: Int):
+    """rot(a, k) + rot(b, k) = rot(a + b, k)"""
+    return L.Add(L.Rot(a, k), L.Rot(b, k)), L.Rot(L.Add(a, b), k)
+
+
+@r("rot-pull-sub")
+def _(L, a: Term, b: Term, k: Int):
+    """rot(a, k) - rot(b, k) = rot(a - b, k)"""
+    return L.Sub(L.Rot(a, k), L.Rot(b, k)), L.Rot(L.Sub(a, b), k)
+
+
+@r("rot-pull-mul")
+def _(L, a: Term, b: Term, k: Int):
+    """rot(a, k) * rot(b, k) = rot(a * b, k)"""
+    return L.Mul(L.Rot(a, k), L.Rot(b, k)), L.Rot(L.Mul(a, b), k)
+
+
+@r("rot-pull-neg")
+def _(L, a: Term, k: Int):
+    """-rot(a, k) = rot(-a, k)"""
+    return L.Neg(L.Rot(a, k)), L.Rot(L.Neg(a), k)
+
+
+@r("rot-pull-mul-const")
+def _(L, a: Term, c: Int, k: Int, n: N):
+    """rot(a, k) * splat(c) = rot(a * splat(c), k)"""
+    return L.Mul(L.Rot(a, k), L.Num(c, n)), L.Rot(L.Mul(a, L.Num(c, n)), k)
+
+
+@r("rot-align-sub")
+def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
+    """rot(a, j) - rot(b, k) = rot(a - rot(b, k - j), j)"""
+    return (
+        L.Sub(L.Rot(a, j), L.Rot(b, k)),
+        L.Rot(L.Sub(a, L.Rot(b, L.mod(k - j, n))), j),
+        [L.eq(L.slots(a), n), L.ne(j, k)],
+    )
+
+
+@r("rot-align-mul")
+def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
+    """rot(a, j) * rot(b, k) = rot(a * rot(b, k - j), j)"""
+    return (
+        L.Mul(L.Rot(a, j), L.Rot(b, k)),
+        L.Rot(L.Mul(a, L.Rot(b, L.mod(k - j, n))), j),
+        [L.eq(L.slots(a), n), L.ne(j, k)],
+    )
+
+
+# -- linear combinations of rotations (rotate-and-reduce, stencils) --------------------------
+@r("lin-lift")
+def _(L, v: Term, k: Int, n: N):
+    """rot(v, k) = LinRot(v, rho^k)"""
+    return L.Rot(v, k), L.LinRot(v, L.call(o.mono, k, 1, n), n), [L.eq(L.slots(v), n)]
+
+
+@r("lin-lift-base")
+def _(L, v: Term, k: Int, n: N):
+    """v = LinRot(v, 1) for a v that is rotated somewhere"""
+    return L.Rot(v, k), L.Rot(L.LinRot(v, L.call(o.mono, 0, 1, n), n), k), [L.eq(L.slots(v), n)]
+
+
+@r("lin-add")
+def _(L, v: Term, p: Poly, q: Poly, n: N):
+    """LinRot(v, p) + LinRot(v, q) = LinRot(v, p + q)"""
+    s = L.call(o.poly_add, p, q, n)
+    return L.Add(L.LinRot(v, p, n), L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.ne(s, "zero")]
+
+
+@r("lin-sub")
+def _(L, v: Term, p: Poly, q: Poly, n: N):
+    """LinRot(v, p) - LinRot(v, q) = LinRot(v, p - q)"""
+    s = L.call(o.poly_sub, p, q, n)
+    return L.Sub(L.LinRot(v, p, n), L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.ne(s, "zero")]
+
+
+@r("lin-neg")
+def _(L, v: Term, p: Poly, n: N):
+    """-LinRot(v, p) = LinRot(v, -p)"""
+    return L.Neg(L.LinRot(v, p, n)), L.LinRot(v, L.call(o.poly_scale, p, -1, n), n)
+
+
+@r("lin-scale")
+def _(L, v: Term, p: Poly, c: Int, n: N):
+    """LinRot(v, p) * c = LinRot(v, c p)"""
+    return (
+        L.Mul(L.LinRot(v, p, n), L.Num(c, n)),
+        L.LinRot(v, L.call(o.poly_scale, p, c, n), n),
+        [L.ne(c, 0), L.lt(c, 1024), L.lt(-1024, c)],
+    )
+
+
+@r("lin-rot")
+def _(L, v: Term, p: Poly, k: Int, n: N):
+    """rot(LinRot(v, p), k) = LinRot(v, rho^k p)"""
+    return L.Rot(L.LinRot(v, p, n), k), L.LinRot(v, L.call(o.poly_shift, p, k, n), n)
+
+
+@r("lin-shift-normal")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p) = rot(LinRot(v, q), s) with p = rho^s q, q the shift-invariant core"""
+    s = L.call_int(o.normal_shift, p, n)
+    return L.LinRot(v, p, n), L.Rot(L.LinRot(v, L.call(o.normal_core, p, n), n), s), [L.ne(s, 0)]
+
+
+@r("lin-centered")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p) = rot(LinRot(v, q), s) with q centered on offset 0"""
+    s = L.call_int(o.centered_shift, p, n)
+    return L.LinRot(v, p, n), L.Rot(L.LinRot(v, L.call(o.centered_core, p, n), n), s), [L.ne(s, 0)]
+
+
+@r("lin-factor-0")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (best factorization)"""
+    f = L.call(o.factor_inner, p, n, 0)
+    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 0), n), [L.ne(f, "")]
+
+
+@r("lin-factor-1")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (second factorization)"""
+    f = L.call(o.factor_inner, p, n, 1)
+    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 1), n), [L.ne(f, "")]
+
+
+@r("lin-split")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p + q) = LinRot(v, p) + LinRot(v, q)  (realization, small polynomials)"""
+    a = L.call(o.half, p, n, 0)
+    return L.LinRot(v, p, n), L.Add(L.LinRot(v, a, n), L.LinRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, "")]
+
+
+@r("lin-mono")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, rho^k) = rot(v, k)"""
+    k = L.call_int(o.single_offset, p, n)
+    return L.LinRot(v, p, n), L.Rot(v, k), [L.ne(L.call(o.single_is, p, n, 1), ""), L.ne(k, 0)]
+
+
+@r("lin-one")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, 1) = v"""
+    return L.LinRot(v, p, n), v, [L.eq(p, L.call(o.mono, 0, 1, n))]
+
+
+@r("lin-neg-mono")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, -rho^k) = -LinRot(v, rho^k)"""
+    k = L.call_int(o.single_offset, p, n)
+    return L.LinRot(v, p, n), L.Neg(L.LinRot(v, L.call(o.mono, k, 1, n), n)), [L.ne(L.call(o.single_is, p, n, -1), "")]
+
+
+@r("lin-scaled-mono")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, c rho^k) = LinRot(v, rho^k) * c  for c > 1"""
+    k = L.call_int(o.single_offset, p, n)
+    c = L.call_int(o.single_abs_coef, p, n)
+    return (
+        L.LinRot(v, p, n),
+        L.Mul(L.LinRot(v, L.call(o.mono, k, 1, n), n), L.Num(c, n)),
+        [L.ne(L.call(o.single_sign, p, n), ""), L.lt(1, c)],
+    )
+
+
+@r("lin-scaled-mono-neg")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, -c rho^k) = -(LinRot(v, rho^k) * c)  for c > 1"""
+    k = L.call_int(o.single_offset, p, n)
+    c = L.call_int(o.single_abs_coef, p, n)
+    return (
+        L.LinRot(v, p, n),
+        L.Neg(L.Mul(L.LinRot(v, L.call(o.mono, k, 1, n), n), L.Num(c, n))),
+        [L.eq(L.call(o.single_sign, p, n), ""), L.ne(L.call(o.single, p, n), ""), L.lt(1, c)],
+    )
+
+
+# -- products over rotations -----------------------------------------------------------
+@r("prod-pair")
+def _(L, v: Term, j: Int, k: Int, n: N):
+    """rot(v, j) * rot(v, k) = ProdRot(v, {j, k})"""
+    s = L.call(o.set_poly_union, L.call(o.mono, j, 1, n), L.call(o.mono, k, 1, n), n)
+    return L.Mul(L.Rot(v, j), L.Rot(v, k)), L.ProdRot(v, s, n), [L.eq(L.slots(v), n), L.ne(s, "")]
+
+
+@r("prod-pair-base")
+def _(L, v: Term, k: Int, n: N):
+    """v * rot(v, k) = ProdRot(v, {0, k})"""
+    s = L.call(o.set_poly_union, L.call(o.mono, 0, 1, n), L.call(o.mono, k, 1, n), n)
+    return L.Mul(v, L.Rot(v, k)), L.ProdRot(v, s, n), [L.eq(L.slots(v), n), L.ne(s, "")]
+
+
+@r("prod-merge")
+def _(L, v: Term, p: Poly, q: Poly, n: N):
+    """ProdRot(v, P) * ProdRot(v, Q) = ProdRot(v, P u Q) for disjoint P, Q"""
+    s = L.call(o.set_poly_union, p, q, n)
+    return L.Mul(L.ProdRot(v, p, n), L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, "")]
+
+
+@r("prod-rot")
+def _(L, v: Term, p: Poly, k: Int, n: N):
+    """rot(ProdRot(v, P), k) = ProdRot(v, P + k)"""
+    return L.Rot(L.ProdRot(v, p, n), k), L.ProdRot(v, L.call(o.poly_shift, p, k, n), n)
+
+
+@r("prod-factor")
+def _(L, v: Term, p: Poly, n: N):
+    """ProdRot(v, A + B) = ProdRot(ProdRot(v, A), B)  (Minkowski sum of offset sets)"""
+    f = L.call(o.ones_factor_inner, p, n, 0)
+    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 0), n), [L.ne(f, "")]
+
+
+@r("prod-factor-1")
+def _(L, v: Term, p: Poly, n: N):
+    """ProdRot(v, A + B) = ProdRot(ProdRot(v, A), B)  (second factorization)"""
+    f = L.call(o.ones_factor_inner, p, n, 1)
+    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 1), n), [L.ne(f, "")]
+
+
+@r("prod-split")
+def _(L, v: Term, p: Poly, n: N):
+    """ProdRot(v, P u Q) = ProdRot(v, P) * ProdRot(v, Q)  (realization)"""
+    a = L.call(o.half, p, n, 0)
+    return L.ProdRot(v, p, n), L.Mul(L.ProdRot(v, a, n), L.ProdRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, "")]
+
+
+@r("prod-mono")
+def _(L, v: Term, p: Poly, n: N):
+    """ProdRot(v, {k}) = rot(v, k)"""
+    k = L.call_int(o.single_offset, p, n)
+    return L.ProdRot(v, p, n), L.Rot(v, k), [L.ne(L.call(o.single_is, p, n, 1), ""), L.ne(k, 0)]
+
+
+@r("prod-one")
+def _(L, v: Term, p: Poly, n: N):
+    """ProdRot(v, {0}) = v"""
+    return L.ProdRot(v, p, n), v, [L.eq(p, L.call(o.mono, 0, 1, n))]
+
+
+# -- insertion chains -------------------------------------------------------------------
+@r("place-ext")
+def _(L, v: Term, j: Int, i: Int, n: N):
+    """place(v[j], i) = gather(v, j - i, {i})"""
+    return (
+        L.Place(L.Ext(v, j), i, n),
+        L.Gather(v, L.mod(j - i, n), L.call(o.singleton, i), n),
+        [L.eq(L.slots(v), n), L.le(0, i), L.lt(i, n)],
+    )
+
+
+@r("gather-merge")
+def _(L, v: Term, k: Int, s: SetKey, t: SetKey, n: N):
+    """gather(v, k, S) + gather(v, k, T) = gather(v, k, S u T) for disjoint S, T"""
+    u = L.call(o.set_union, s, t)
+    return L.Add(L.Gather(v, k, s, n), L.Gather(v, k, t, n)), L.Gather(v, k, u, n), [L.ne(u, "")]
+
+
+@r("gather-merge-left")
+def _(L, v: Term, x: Term, k: Int, s: SetKey, t: SetKey, n: N):
+    """(gather(v, k, S) + x) + gather(v, k, T) = gather(v, k, S u T) + x"""
+    u = L.call(o.set_union, s, t)
+    return (
+        L.Add(L.Add(L.Gather(v, k, s, n), x), L.Gather(v, k, t, n)),
+        L.Add(L.Gather(v, k, u, n), x),
+        [L.ne(u, "")],
+    )
+
+
+@r("gather-merge-2x2")
+def _(L, v: Term, x: Term, y: Term, k: Int, s: SetKey, t: SetKey, n: N):
+    """(gather(v,k,S) + x) + (gather(v,k,T) + y) = gather(v, k, S u T) + (x + y)"""
+    u = L.call(o.set_union, s, t)
+    return (
+        L.Add(L.Add(L.Gather(v, k, s, n), x), L.Add(L.Gather(v, k, t, n), y)),
+        L.Add(L.Gather(v, k, u, n), L.Add(x, y)),
+        [L.ne(u, "")],
+    )
+
+
+@r("gather-full")
+def _(L, v: Term, k: Int, s: SetKey, n: N):
+    """gather(v, k, all slots) = rot(v, k)"""
+    return L.Gather(v, k, s, n), L.Rot(v, k), [L.ne(L.call(o.is_full, s, n), ""), L.ne(k, 0)]
+
+
+@r("gather-full-0")
+def _(L, v: Term, s: SetKey, n: N):
+    """gather(v, 0, all slots) = v"""
+    return L.Gather(v, 0, s, n), v, [L.ne(L.call(o.is_full, s, n), "")]
+
+
+@r("gather-mask")
+def _(L, v: Term, k: Int, s: SetKey, n: N):
+    """gather(v, k, S) = rot(v, k) * mask(S)"""
+    return L.Gather(v, k, s, n), L.Mul(L.Rot(v, k), L.Mask(s, n)), [L.eq(L.call(o.is_full, s, n), ""), L.ne(k, 0)]
+
+
+@r("gather-mask-0")
+def _(L, v: Term, s: SetKey, n: N):
+    """gather(v, 0, S) = v * mask(S)"""
+    return L.Gather(v, 0, s, n), L.Mul(v, L.Mask(s, n)), [L.eq(L.call(o.is_full, s, n), "")]
