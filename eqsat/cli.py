@@ -65,13 +65,16 @@ def _costs(args: argparse.Namespace) -> dict[str, object] | None:
 
 
 def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from .optimize import optimize
+    from .optimize import InfeasibleError, optimize
 
     prog = _read_program(args.input, args.func)
     try:
-        return optimize(prog, scheme=args.scheme, costs=_costs(args), rules=args.rules, limits=_limits(args))
+        return optimize(prog, scheme=args.scheme, costs=_costs(args), rules=args.rules, limits=_limits(args),
+                        extraction=args.extraction)
     except (CostError, KeyError) as e:
         raise UsageError(f"{args.input}:1:1: error: {e.args[0] if e.args else e}") from None
+    except InfeasibleError as e:
+        raise UsageError(f"{args.input}:1:1: error: infeasible: {e}") from None
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
@@ -160,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--node-limit", type=int, dest="node_limit")
         p.add_argument("--time-limit", type=float, dest="time_limit")
         p.add_argument("--iteration-limit", type=int, dest="iteration_limit")
+        p.add_argument("--extraction", choices=("auto", "greedy", "ilp"), default="auto",
+                       help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)")
         p.add_argument("--json", action="store_true", help="print the JSON report")
         p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
     p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext")
@@ -181,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(str(e).splitlines()[0] if str(e) else "error", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
     except KeyboardInterrupt:
         print("eqsat: interrupted", file=sys.stderr)
         return 130

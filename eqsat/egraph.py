@@ -49,7 +49,7 @@ class Limits:
     iterations: int = 40
     nodes: int = 100_000
     time_s: float = 20.0
-    match_limit: int = 20_000  # back-off scheduler: matches per rule per iteration
+    match_limit: int = 0  # > 0: egglog's back-off scheduler with this many matches per rule per iteration
 
 
 @dataclass
@@ -78,6 +78,14 @@ class Loader:
         self.lines: list[str] = []
         self.name: dict[int, str] = {}  # IR node id -> egglog let name
         self.uses = prog.uses()
+        self.user_op: dict[int, str] = {}
+        self.insert_base: dict[int, bool] = {}
+        for j in prog.live():
+            nj = prog.nodes[j]
+            for a in nj.args:
+                self.user_op[a] = nj.op
+            if nj.op == "insert":
+                self.insert_base[nj.args[1]] = True
         self._fresh = 0
 
     def fresh(self, expr: str) -> str:
@@ -150,8 +158,20 @@ class Loader:
     def _single_use(self, i: int) -> bool:
         return self.uses.get(i, 0) == 1 and i not in self.prog.results
 
+    def _inner_insert(self, i: int) -> bool:
+        """True when ``i`` is only used as the vector operand of another insert (not a chain top)."""
+        return self._single_use(i) and self.insert_base.get(i, False)
+
+    def _inner(self, i: int, ops: tuple[str, ...]) -> bool:
+        """True when ``i`` is an inner node of a larger tree of ``ops`` (its root is canonicalized)."""
+        return self._single_use(i) and self.user_op.get(i) in ops
+
     def _canonical(self, i: int) -> None:
         n = self.prog.nodes[i]
+        if n.op in ("add", "sub") and self._inner(i, ("add", "sub", "neg")):
+            return
+        if n.op == "mul" and self._inner(i, ("mul",)):
+            return
         if n.op in ("add", "sub"):
             pos: list[int] = []
             neg: list[int] = []
@@ -163,33 +183,42 @@ class Loader:
             self._prod_leaves(i, leaves, top=True)
             if len(leaves) >= 3:
                 self._union(i, self._balanced("Mul", self._sorted(leaves)))
-        elif n.op in ("insert", "from_elements"):
+        elif n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
             self._chain(i)
 
     def _union(self, i: int, expr: str) -> None:
         self.lines.append(f"(union {self.name[i]} {expr})")
 
-    def _sum_leaves(self, i: int, sign: int, pos: list[int], neg: list[int], top: bool = False) -> None:
-        n = self.prog.nodes[i]
-        if n.op in ("add", "sub", "neg") and (top or self._single_use(i)) and n.type.shape is not None:
-            if n.op == "neg":
-                self._sum_leaves(n.args[0], -sign, pos, neg)
-                return
-            self._sum_leaves(n.args[0], sign, pos, neg)
-            self._sum_leaves(n.args[1], sign if n.op == "add" else -sign, pos, neg)
-            return
-        (pos if sign > 0 else neg).append(i)
+    def _sum_leaves(self, root: int, sign: int, pos: list[int], neg: list[int], top: bool = False) -> None:
+        """Signed leaves of the maximal single-use add/sub/neg tree at ``root`` (iterative)."""
+        stack = [(root, sign, top)]
+        while stack:
+            i, sg, is_top = stack.pop()
+            n = self.prog.nodes[i]
+            if n.op in ("add", "sub", "neg") and (is_top or self._single_use(i)):
+                if n.op == "neg":
+                    stack.append((n.args[0], -sg, False))
+                    continue
+                stack.append((n.args[1], sg if n.op == "add" else -sg, False))
+                stack.append((n.args[0], sg, False))
+                continue
+            (pos if sg > 0 else neg).append(i)
 
-    def _prod_leaves(self, i: int, out: list[int], top: bool = False) -> None:
-        n = self.prog.nodes[i]
-        if n.op == "mul" and (top or self._single_use(i)):
-            self._prod_leaves(n.args[0], out)
-            self._prod_leaves(n.args[1], out)
-            return
-        out.append(i)
+    def _prod_leaves(self, root: int, out: list[int], top: bool = False) -> None:
+        stack = [(root, top)]
+        while stack:
+            i, is_top = stack.pop()
+            n = self.prog.nodes[i]
+            if n.op == "mul" and (is_top or self._single_use(i)):
+                stack.append((n.args[1], False))
+                stack.append((n.args[0], False))
+                continue
+            out.append(i)
 
     def _sort_key(self, i: int) -> tuple[int, int, int]:
         n = self.prog.nodes[i]
+        if n.op in ("const", "empty"):
+            return (1 << 60, 0, i)  # constants last: they gather at the top of the tree
         if n.op in ("extract", "rotate"):
             return (n.args[0], int(n.attrs[0]), i)  # type: ignore[call-overload]
         if n.op == "mul" and len(n.args) == 2:
@@ -271,7 +300,9 @@ class Session:
         if not rulesets:
             return RunReport(StopReason.SATURATED, 0, self.size(), 0.0, matches)
         combined = rulesets[0] if len(rulesets) == 1 else unstable_combine_rulesets(*rulesets)
-        scheduler = back_off(match_limit=limits.match_limit, ban_length=2)
+        # our rules contain no raw associativity/commutativity, so by default every rule runs on
+        # every match; egglog's back-off scheduler (4x slower per iteration here) is opt-in
+        scheduler = back_off(match_limit=limits.match_limit, ban_length=2) if limits.match_limit > 0 else None
         step = run(term.slots_analysis).saturate() + run(combined, scheduler=scheduler)  # type: ignore[arg-type]
         stop = StopReason.ITERATION_LIMIT
         it = 0
@@ -283,10 +314,10 @@ class Session:
                 name = getattr(rdecl, "name", None) or str(rdecl)[:40]
                 if cnt:
                     matches[name] = matches.get(name, 0) + cnt
-            # the back-off scheduler may ban rules for an iteration: only report
+            # the back-off scheduler may ban rules for an iteration: then only report
             # saturation after two quiet iterations in a row
             quiet = quiet + 1 if not rep.updated else 0
-            if quiet >= 2:
+            if quiet >= (2 if scheduler is not None else 1):
                 stop = StopReason.SATURATED
                 break
             if self.size() > limits.nodes:

@@ -163,7 +163,11 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
         if math.isinf(w):
             continue
         total = set_cost(bits) + w
-        if total < best_cost[c] - 1e-9 or (best_node[c] < 0):
+        new_bits = bits | (1 << c)
+        better = total < best_cost[c] - 1e-9
+        # ties go to the candidate using fewer classes: it shares more with its siblings
+        tie = abs(total - best_cost[c]) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count()
+        if better or tie or best_node[c] < 0:
             if best_node[c] >= 0:
                 buckets[own[c]] &= ~(1 << c)
             best_cost[c], best_node[c], secret[c], own[c] = total, idx, sec, w
@@ -190,6 +194,116 @@ def dag_cost(g: EGraphView, choice: Choice, roots: list[int], costs: CostTable) 
         total += node_cost(n, [choice.secret[ch] for ch in n.children], costs)[0]
         stack.extend(n.children)
     return total
+
+
+def _solution_cost(g: EGraphView, node_of: list[int], roots: list[int], costs: CostTable) -> float:
+    """Exact DAG cost of a choice, or inf if it is cyclic or incomplete."""
+    order: list[int] = []
+    state: dict[int, int] = {}  # 1 = on stack, 2 = done
+    stack: list[tuple[int, int]] = [(r, 0) for r in roots]
+    while stack:
+        c, phase = stack.pop()
+        if phase == 0:
+            st = state.get(c)
+            if st == 2:
+                continue
+            if st == 1:
+                return math.inf
+            if node_of[c] < 0:
+                return math.inf
+            state[c] = 1
+            stack.append((c, 1))
+            for ch in g.nodes[node_of[c]].children:
+                if state.get(ch) == 1:
+                    return math.inf
+                if state.get(ch) != 2:
+                    stack.append((ch, 0))
+        else:
+            state[c] = 2
+            order.append(c)
+    secret: dict[int, bool] = {}
+    total = 0.0
+    for c in order:
+        n = g.nodes[node_of[c]]
+        w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
+        secret[c] = sec
+        total += w
+    return total
+
+
+def refine(
+    g: EGraphView, choice: Choice, roots: list[int], costs: CostTable, max_rounds: int = 4, budget_s: float = 5.0
+) -> Choice:
+    """Local search on exact DAG cost: switch one class's e-node at a time, keep improvements.
+
+    Greedy-DAG breaks ties between realizations of equal own cost arbitrarily, so a class
+    may pick a realization that shares nothing with the rest of the program; trying each
+    alternative against the whole solution fixes exactly that.  Bounded by rounds and time.
+    """
+    import time
+
+    start = time.perf_counter()
+    node_of = list(choice.node)
+    best = _solution_cost(g, node_of, roots, costs)
+    for _ in range(max_rounds):
+        improved = False
+        reach = _reachable(g, node_of, roots)
+        for c in reach:
+            if time.perf_counter() - start > budget_s:
+                return _with_secrecy(g, node_of, costs)
+            cur = node_of[c]
+            for alt in g.class_nodes[c]:
+                if alt == cur or not g.nodes[alt].extractable:
+                    continue
+                if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
+                    continue
+                node_of[c] = alt
+                cost = _solution_cost(g, node_of, roots, costs)
+                if cost < best - 1e-9:
+                    best, cur, improved = cost, alt, True
+                else:
+                    node_of[c] = cur
+        if not improved:
+            break
+    return _with_secrecy(g, node_of, costs)
+
+
+def _reachable(g: EGraphView, node_of: list[int], roots: list[int]) -> list[int]:
+    seen: list[int] = []
+    mark: set[int] = set()
+    stack = list(roots)
+    while stack:
+        c = stack.pop()
+        if c in mark:
+            continue
+        mark.add(c)
+        seen.append(c)
+        stack.extend(g.nodes[node_of[c]].children)
+    return seen
+
+
+def _with_secrecy(g: EGraphView, node_of: list[int], costs: CostTable) -> Choice:
+    secret = [False] * len(node_of)
+    done = [False] * len(node_of)
+
+    def visit(c: int) -> bool:
+        stack = [(c, 0)]
+        while stack:
+            x, phase = stack.pop()
+            if done[x] or node_of[x] < 0:
+                continue
+            n = g.nodes[node_of[x]]
+            if phase == 0:
+                stack.append((x, 1))
+                stack.extend((ch, 0) for ch in n.children if not done[ch])
+            else:
+                secret[x] = node_cost(n, [secret[ch] for ch in n.children], costs)[1]
+                done[x] = True
+        return secret[c]
+
+    for c in range(len(node_of)):
+        visit(c)
+    return Choice(node_of, secret)
 
 
 def to_program(g: EGraphView, choice: Choice, roots: list[int], original: Program) -> Program:

@@ -1,21 +1,42 @@
-"""The noisy dialect's noise model, its checker, and greedy reduce_noise placement.
+"""The noisy dialect's noise model: checker, greedy reduce_noise placement, test programs.
 
-In: an IR ``Program``.  Out: per-node noise bounds (bits) under the article's model —
-encode and reduce_noise give 12 bits, add/sub max + 1, mul the sum, scaling by a
-constant c adds ceil(log2 |c|) — and ``check`` (legal while every value is <= 26 bits).
-``place_greedy`` inserts reduce_noise after the ops whose result would exceed the
-limit (the article's baseline); exact placement is the ILP's job.
+In: an IR ``Program``.  Out: per-node noise bounds (bits) under the noisy-arithmetic
+article's model, ``analyze``/``check`` (the article's dataflow check: legal while every
+secret value is <= 26 bits), ``place_greedy`` (the article's baseline: insert
+reduce_noise whenever an op would overflow) and ``random_program`` (a seeded
+generator of noisy programs for tests and experiments).
+
+The model
+---------
+* ``input``, ``encode``, ``reduce_noise``, ``bootstrap``: 12 bits (fresh);
+* ``add``/``sub`` of two ciphertexts, or of a ciphertext and a plaintext: max + 1;
+* ``mul`` of two ciphertexts: the sum; a ciphertext times a plaintext ``c``: plus
+  ``ceil(log2 max|c|)`` (0 when ``max|c| <= 1``);
+* every other op (neg, rotate, extract, insert, splat, other management ops) keeps
+  the largest bound of its ciphertext operands.
+
+Plaintext operands are folded to their exact values when they are computed from
+constants (``plain_magnitudes``); a plaintext that depends on an unknown value (a
+plaintext argument, a ``decode``) is bounded by its element width (``i5`` -> 2^5).
+The exact ILP placements (``eqsat.extract_ilp``) use the same numbers, so everything
+they return passes ``check``.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 
-from .ir import Builder, Program
+from .ir import Builder, Program, Type
 
 FRESH = 12
 LIMIT = 26
+FRESH_OPS = frozenset({"input", "encode", "reduce_noise", "bootstrap"})
+
+
+class NoiseError(RuntimeError):
+    """No reduce_noise placement makes the program legal (or a placement is illegal)."""
 
 
 @dataclass
@@ -29,37 +50,102 @@ class NoiseReport:
         return {"model": "noisy", "max_bits": self.max_bits, "budget": LIMIT, "legal": self.legal}
 
 
-def _const_scale_bits(prog: Program, i: int) -> float:
+def elem_bits(elem: str) -> int:
+    """Bits of a plaintext element type (``i5`` -> 5); 16 for anything unparsable."""
+    digits = elem.lstrip("iuf")
+    return int(digits) if digits.isdigit() and elem[0] in "iu" else 16
+
+
+def scale_bits(magnitude: float) -> float:
+    """Noise bits added by scaling with a plaintext of largest magnitude ``magnitude``."""
+    return float(math.ceil(math.log2(magnitude))) if magnitude > 1 else 0.0
+
+
+def plain_magnitudes(prog: Program) -> dict[int, float]:
+    """Largest absolute slot value of every live plaintext node (exact where foldable)."""
+    vals: dict[int, list[float] | None] = {}
+    mags: dict[int, float] = {}
+    for i in prog.live():
+        n = prog.nodes[i]
+        if n.type.secret:
+            continue
+        v = _fold(prog, i, vals)
+        vals[i] = v
+        mags[i] = max((abs(x) for x in v), default=0.0) if v is not None else 2.0 ** elem_bits(n.type.elem)
+    return mags
+
+
+def _fold(prog: Program, i: int, vals: dict[int, list[float] | None]) -> list[float] | None:
     n = prog.nodes[i]
-    if n.op == "const" and not isinstance(n.attrs[0], tuple):
-        c = abs(n.attrs[0])  # type: ignore[arg-type]
-        return math.ceil(math.log2(c)) if c > 1 else 0.0
+    width = n.type.slots
+
+    def vec(j: int) -> list[float] | None:
+        v = vals.get(j)
+        if v is None:
+            return None
+        return v if len(v) == prog.nodes[j].type.slots else v * prog.nodes[j].type.slots
+
     if n.op == "const":
-        c = max(abs(x) for x in n.attrs[0])  # type: ignore[union-attr]
-        return math.ceil(math.log2(c)) if c > 1 else 0.0
-    return 0.0
+        c = n.attrs[0]
+        return [float(x) for x in c] if isinstance(c, tuple) else [float(c)] * width  # type: ignore[arg-type]
+    if n.op == "empty":
+        return [0.0] * width
+    args = [vec(a) for a in n.args]
+    if any(a is None for a in args) or n.op in ("input", "decode"):
+        return None
+    a = args
+    if n.op == "add":
+        return [x + y for x, y in zip(a[0], a[1], strict=True)]  # type: ignore[arg-type]
+    if n.op == "sub":
+        return [x - y for x, y in zip(a[0], a[1], strict=True)]  # type: ignore[arg-type]
+    if n.op == "mul":
+        return [x * y for x, y in zip(a[0], a[1], strict=True)]  # type: ignore[arg-type]
+    if n.op == "neg":
+        return [-x for x in a[0]]  # type: ignore[union-attr]
+    if n.op == "rotate":
+        k = int(n.attrs[0]) % width  # type: ignore[call-overload]
+        return a[0][k:] + a[0][:k]  # type: ignore[index,operator]
+    if n.op == "extract":
+        return [a[0][int(n.attrs[0])]]  # type: ignore[call-overload,index]
+    if n.op == "insert":
+        out = list(a[1])  # type: ignore[arg-type]
+        out[int(n.attrs[0])] = a[0][0]  # type: ignore[call-overload,index]
+        return out
+    if n.op == "from_elements":
+        return [x[0] for x in a]  # type: ignore[index]
+    if n.op == "splat":
+        return [a[0][0]] * width  # type: ignore[index]
+    return list(a[0]) if a and a[0] is not None else None  # management ops: identity
+
+
+def op_bits(op: str, arg_bits: list[float | None], plain_scale: float) -> float:
+    """Noise of one op's result from its operands' bounds (``None`` = plaintext operand).
+
+    ``plain_scale`` is ``scale_bits`` of the plaintext operand of a ciphertext-plaintext
+    ``mul`` (ignored otherwise).
+    """
+    sec = [x for x in arg_bits if x is not None]
+    if op in FRESH_OPS:
+        return float(FRESH)
+    if op in ("add", "sub"):
+        return max(sec) + 1
+    if op == "mul":
+        return sec[0] + sec[1] if len(sec) == 2 else sec[0] + plain_scale
+    return max(sec, default=float(FRESH))  # neg, rotate, extract, insert, splat, management
 
 
 def analyze(prog: Program) -> NoiseReport:
+    """Noise bound of every live secret value; illegal if any exceeds ``LIMIT``."""
     bits: dict[int, float] = {}
+    mags = plain_magnitudes(prog)
     first_bad = None
     for i in prog.live():
         n = prog.nodes[i]
         if not n.type.secret:
             continue
         a = [bits.get(x) for x in n.args]
-        if n.op in ("input", "encode", "reduce_noise", "bootstrap"):
-            b = float(FRESH)
-        elif n.op in ("add", "sub"):
-            b = max(x for x in a if x is not None) + 1
-        elif n.op == "mul":
-            if all(x is not None for x in a):
-                b = a[0] + a[1]  # type: ignore[operator]
-            else:
-                plain = n.args[0] if a[0] is None else n.args[1]
-                b = max(x for x in a if x is not None) + _const_scale_bits(prog, plain)
-        else:  # neg, rotate, extract, insert, management ops keep the bound
-            b = max((x for x in a if x is not None), default=float(FRESH))
+        plain = [x for x in n.args if x in mags]
+        b = op_bits(n.op, a, scale_bits(mags[plain[0]]) if plain and n.op == "mul" else 0.0)
         bits[i] = b
         if b > LIMIT and first_bad is None:
             first_bad = i
@@ -67,29 +153,100 @@ def analyze(prog: Program) -> NoiseReport:
     return NoiseReport(bits, mx, first_bad is None, first_bad)
 
 
-def place_greedy(prog: Program) -> Program:
-    """Insert reduce_noise after every op whose *consumers* would overflow otherwise.
+def check(prog: Program) -> None:
+    """Raise ``NoiseError`` naming the first value that exceeds the budget."""
+    rep = analyze(prog)
+    if not rep.legal:
+        i = rep.first_illegal
+        assert i is not None
+        raise NoiseError(
+            f"value %{i} ({prog.nodes[i].op}) has {rep.bits[i]:g} bits of noise, over the budget of {LIMIT}"
+        )
 
-    Walks in order; when an op's result would exceed the limit, reduce its operands'
-    noise by inserting reduce_noise on the noisiest operand(s) until it fits.
+
+def place_greedy(prog: Program) -> Program:
+    """The article's baseline: reduce an op's noisiest operand(s) when the op would overflow.
+
+    Walks in order; when an op's result would exceed the limit, inserts reduce_noise on
+    its noisiest ciphertext operand and retries, until the op fits.  Raises
+    ``NoiseError`` when even fresh operands overflow (no placement exists).
     """
     b = Builder(prog.name, style=prog.style)
     b.meta.update(prog.meta)
     remap: dict[int, int] = {}
     for name, ty in prog.args:
         b.arg(name, ty)
+    mags = plain_magnitudes(prog)
+    bits: dict[int, float] = {}  # noise of the new program's secret nodes
     for i in prog.live():
         n = prog.nodes[i]
+        if n.op == "input":
+            remap[i] = b._arg_ids[str(n.attrs[0])]
+            if n.type.secret:
+                bits[remap[i]] = float(FRESH)
+            continue
         args = [remap[a] for a in n.args]
-        cand = b.add_node(n.op, tuple(args), n.attrs, n.type) if n.op != "input" else b._arg_ids[str(n.attrs[0])]
-        if n.type.secret and n.op != "input":
-            for _ in range(len(args) + 1):
-                rep = analyze(b.finish([cand]))
-                if rep.legal:
+        plain = [a for a in n.args if a in mags]
+        scale = scale_bits(mags[plain[0]]) if plain and n.op == "mul" else 0.0
+        if n.type.secret:
+            while True:
+                nb = op_bits(n.op, [bits.get(a) for a in args], scale)
+                noisy_args = [a for a in set(args) if bits.get(a, 0.0) > FRESH]
+                if nb <= LIMIT or not noisy_args:
                     break
-                noisiest = max((a for a in args if b.type_of(a).secret), key=lambda a: rep.bits.get(a, 0.0))
+                noisiest = max(noisy_args, key=lambda a: bits[a])
                 reduced = b.unary("reduce_noise", noisiest)
+                bits[reduced] = float(FRESH)
                 args = [reduced if a == noisiest else a for a in args]
-                cand = b.add_node(n.op, tuple(args), n.attrs, n.type)
+        cand = b.add_node(n.op, tuple(args), n.attrs, n.type)
+        if n.type.secret:
+            bits[cand] = op_bits(n.op, [bits.get(a) for a in args], scale)
         remap[i] = cand
-    return b.finish([remap[r] for r in prog.results]).compact()
+    out = b.finish([remap[r] for r in prog.results]).compact()
+    check(out)
+    return out
+
+
+def count_reduce(prog: Program) -> int:
+    return sum(1 for i in prog.live() if prog.nodes[i].op == "reduce_noise")
+
+
+def random_program(
+    n_ops: int, seed: int, *, n_inputs: int = 4, p_mul: float = 0.3, p_plain: float = 0.15
+) -> Program:
+    """A seeded random noisy program of about ``n_ops`` secret ops (scalar ``i5``).
+
+    Inputs are encoded constants (the article's style).  Each op picks its operands
+    among recent values (a sliding window keeps chains long enough to need
+    reduce_noise); some adds/muls take a small plaintext constant.  Every value
+    without a use is decoded and summed (in plaintext) into the single result.
+    """
+    rng = random.Random(seed)
+    plain_t = Type((), "i5", False)
+    b = Builder(f"random_{n_ops}_{seed}", style="noisy")
+    vals: list[int] = []
+    for _ in range(n_inputs):
+        vals.append(b.unary("encode", b.const(rng.randrange(1, 16), plain_t)))
+    used: set[int] = set()
+    window = 8
+    for _ in range(n_ops):
+        recent = vals[-window:]
+        x = rng.choice(recent)
+        r = rng.random()
+        if r < p_plain:
+            c = b.const(rng.choice([2, 3, 5, 7]), plain_t)
+            out = b.mul(x, c) if rng.random() < 0.5 else b.add(x, c)
+            used.add(x)
+        else:
+            y = rng.choice(vals[-2 * window :])
+            op = "mul" if r < p_plain + p_mul else rng.choice(["add", "sub"])
+            out = b.binary(op, x, y)
+            used.update((x, y))
+        if out not in vals:
+            vals.append(out)
+    sinks = [v for v in vals if v not in used and b.type_of(v).secret]
+    decoded = [b.unary("decode", v) for v in sinks or vals[-1:]]
+    acc = decoded[0]
+    for d in decoded[1:]:
+        acc = b.add(acc, d)
+    return b.finish([acc])

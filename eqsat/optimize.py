@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from . import noise
 from .cost import CostTable, table
 from .egraph import Limits, RunReport, Session
-from .extract import EGraphView, dag_cost, greedy_dag, to_program
+from .extract import EGraphView, greedy_dag, refine, to_program
 from .interp import evaluate, random_inputs, results_equal
 from .ir import Program, multiplicative_depth, op_counts
 
@@ -52,12 +52,25 @@ def summarize(prog: Program, costs: CostTable, scheme: str) -> dict[str, object]
 
 
 def noise_summary(prog: Program, scheme: str) -> dict[str, object]:
+    """The noise model's verdict at the outputs: the article's model for ``noisy``; for
+    BGV/CKKS the level/degree checker over the program's management ops (an unmanaged
+    program is checked after the placement it would need)."""
     if scheme == "noisy":
         return noise.analyze(prog).to_json()
-    depth = multiplicative_depth(prog)
-    # BGV/CKKS: the modulus chain must hold one level per multiplication; the largest
-    # 128-bit-secure ring (N = 32768, log q <= 881) holds about 24 levels of ~36 bits.
-    return {"model": f"{scheme}-levels", "levels_needed": depth + 1, "budget": 24, "legal": depth + 1 <= 24}
+    from . import placement
+
+    base = placement.strip_mgmt(prog)
+    levels = placement.levels_needed(base, scheme)
+    managed = prog if _has_mgmt(prog) else placement.manage(base, scheme, levels)
+    rep = placement.check(managed, scheme, levels).to_json()
+    rep["levels_needed"] = levels
+    return rep
+
+
+def _has_mgmt(prog: Program) -> bool:
+    from .ir import MGMT_OPS
+
+    return any(prog.nodes[i].op in MGMT_OPS for i in prog.live())
 
 
 def _check_equivalent(a: Program, b: Program, trials: int = 3) -> None:
@@ -76,42 +89,85 @@ def optimize(
     costs: Mapping[str, object] | None = None,
     rules: str | list[str] | tuple[str, ...] | None = None,
     limits: Limits | None = None,
+    extraction: str = "auto",
+    ilp_time_limit: float = 10.0,
 ) -> OptimizeResult:
+    """Optimize ``prog``; see the module docstring.
+
+    ``extraction``: ``"greedy"`` (DAG greedy + local search), ``"ilp"`` (exact, HiGHS, with
+    the greedy result as warm start and fallback), or ``"auto"`` (ILP when the e-graph has
+    at most ``ILP_AUTO_NODES`` e-nodes).  For the ``noisy`` scheme extraction and
+    reduce_noise placement are one ILP (the article's model over the e-graph).
+    """
     from eqsat.rules import resolve
 
+    from . import placement
+    from .extract_ilp import extract_noisy, ilp_extract, solve_placement
+
+    if extraction not in ("auto", "greedy", "ilp"):
+        raise ValueError(f"unknown extraction '{extraction}' (auto, greedy or ilp)")
     start = time.perf_counter()
     cost_table = table(scheme, costs)
     families = resolve(rules)
     limits = limits or Limits()
     session = Session(prog)
     run = session.saturate([f.ruleset for f in families], limits)
-    js = session.serialize()
-    view = EGraphView(js)
-    choice = greedy_dag(view, cost_table)
+    view = EGraphView(session.serialize())
     roots = [view.root(k) for k in session.roots]
-    extracted = to_program(view, choice, roots, prog).compact()
-    # the source program is always a candidate: never return something costlier
-    before = summarize(prog, cost_table, scheme)
-    after_prog = extracted
-    after = summarize(after_prog, cost_table, scheme)
-    if float(after["cost"]) > float(before["cost"]):  # type: ignore[arg-type]
-        after_prog = _strip_mgmt(prog)
-    if scheme == "noisy":
-        after_prog = noise.place_greedy(_strip_mgmt(after_prog))
+    source = _strip_mgmt(prog)
+    use_ilp = extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES)
+    info: dict[str, object] = {}
+    try:
+        if scheme == "noisy":
+            after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_time_limit)
+            method = "ilp-noisy" if "fallback" not in info else "greedy"
+            # the source with optimal placement is always a candidate
+            placed, _ = solve_placement(source, time_limit=ilp_time_limit)
+            if cost_table.total(op_counts(placed)) < cost_table.total(op_counts(after_prog)):
+                after_prog = placed
+        else:
+            greedy = refine(view, greedy_dag(view, cost_table), roots, cost_table)
+            choice, method = greedy, "dag"
+            if use_ilp:
+                choice, info = ilp_extract(view, roots, cost_table, time_limit=ilp_time_limit, warm=greedy)
+                method = "ilp" if "fallback" not in info else "dag"
+            extracted = to_program(view, choice, roots, prog).compact()
+            if cost_table.total(op_counts(extracted)) > cost_table.total(op_counts(source)):
+                extracted = source  # never return something costlier than what came in
+            after_prog = placement.manage(extracted, scheme)
+    except (noise.NoiseError, placement.PlacementError) as e:
+        raise InfeasibleError(str(e)) from None
+    # BGV/CKKS: a source without management ops is reported with the placement it needs to
+    # run, so before and after pay for relinearizations and level changes alike
+    before_prog = prog
+    if scheme != "noisy" and not _has_mgmt(prog):
+        try:
+            before_prog = placement.manage(source, scheme)
+        except placement.PlacementError:
+            before_prog = prog
+    before = summarize(before_prog, cost_table, scheme)
     after = summarize(after_prog, cost_table, scheme)
     _check_equivalent(prog, after_prog)
-    if scheme == "noisy" and not after["noise"]["legal"]:  # type: ignore[index]
-        raise OptimizeError("no legal reduce_noise placement found")
+    if not after["noise"]["legal"]:  # type: ignore[index]
+        raise OptimizeError(f"extracted program fails the noise check: {after['noise']}")
     report: dict[str, object] = {
         "before": before,
         "after": after,
         "stop_reason": run.stop_reason.value,
         "egraph": {"nodes": len(view.nodes), "classes": view.num_classes, "iterations": run.iterations},
         "time_s": round(time.perf_counter() - start, 4),
-        "extraction": "dag",
-        "extracted_cost": dag_cost(view, choice, roots, cost_table),
+        "extraction": method,
     }
+    if info:
+        report["ilp"] = {k: v for k, v in info.items() if isinstance(v, str | int | float | bool)}
     return OptimizeResult(prog, after_prog, report, run, dict(run.rule_matches))
+
+
+ILP_AUTO_NODES = 1500
+
+
+class InfeasibleError(RuntimeError):
+    """No management placement keeps the program within its noise budget."""
 
 
 def _strip_mgmt(prog: Program) -> Program:

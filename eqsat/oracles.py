@@ -89,6 +89,16 @@ def centered_core(a: str, n: int) -> str:
 
 
 @cache
+def canonical(a: str, n: int) -> str:
+    """``"y"`` when ``a`` is its own shift-normal core or its own centered core.
+
+    Realization rules (split, factor) only fire on canonical keys: every other shift of
+    a polynomial is one rotation of a canonical one, which keeps the e-graph small.
+    """
+    return "y" if _shift_normal(a, n)[0] == 0 or _centered(a, n)[0] == 0 else ""
+
+
+@cache
 def nterms(a: str, n: int) -> int:
     return len(_poly(a, n))
 

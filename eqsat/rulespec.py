@@ -33,7 +33,9 @@ from egglog.builtins import count_matches
 
 from . import term
 
-SORTS = {"T": term.T, "S": term.T, "int": i64, "n": i64, "poly": String, "set": String, "dense": String}
+SORTS = {
+    "T": term.T, "S": term.T, "int": i64, "n": i64, "poly": String, "set": String, "dense": String, "name": String,
+}
 
 
 class Term:
@@ -64,7 +66,11 @@ class DenseKey:
     """Annotation: a dense-constant key (String)."""
 
 
-MARKERS = {"Term": "T", "Scalar": "S", "Int": "int", "N": "n", "Poly": "poly", "SetKey": "set", "DenseKey": "dense"}
+class Name:
+    """Annotation: an input's name (String)."""
+
+
+MARKERS = {"Name": "name", "Term": "T", "Scalar": "S", "Int": "int", "N": "n", "Poly": "poly", "SetKey": "set", "DenseKey": "dense"}
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,7 @@ class EggLang:
     Add, Sub, Mul, Neg = (staticmethod(f) for f in (term.Add, term.Sub, term.Mul, term.Neg))
     Rot, Ext, Ins, Place, Splat = (staticmethod(f) for f in (term.Rot, term.Ext, term.Ins, term.Place, term.Splat))
     LinRot, ProdRot, Gather, Mask = (staticmethod(f) for f in (term.LinRot, term.ProdRot, term.Gather, term.Mask))
+    ChainElem = staticmethod(term.ChainElem)
     slots = staticmethod(term.slots)
 
     @staticmethod
@@ -134,6 +141,16 @@ class EggLang:
     @staticmethod
     def lt(a: Any, b: Any) -> Any:
         return a < b
+
+    @staticmethod
+    def exists(t: Any) -> Any:
+        """A fact: the term ``t`` is present in the e-graph."""
+        return t
+
+    @staticmethod
+    def is_result(t: Any) -> Fact:
+        """A fact: ``t`` is (in the class of) one of the program's results."""
+        return eq(t).to(term.Root(var("__result", i64)))
 
     @staticmethod
     def le(a: Any, b: Any) -> Any:
@@ -274,7 +291,9 @@ class SemLang:
 
     @_lazy_method
     def In(name: str, n: int) -> Vec:
-        raise Undefined("inputs are sampled, not built")
+        """A fixed pseudo-random vector per (name, n): inputs are arbitrary but consistent."""
+        rng = random.Random(f"{name}/{int(n)}")
+        return tuple(rng.randint(-9, 9) for _ in range(int(n)))
 
     @_lazy_method
     def Num(c: int, n: int) -> Vec:
@@ -385,6 +404,15 @@ class SemLang:
         return tuple(v[(p + int(k)) % n] if p in chosen else 0 for p in range(n))
 
     @_lazy_method
+    def ChainElem(a: Vec, c: int, i: int, n: int) -> Vec:  # noqa: N802
+        from .arith_oracles import elem_value
+
+        if len(a) != n:
+            raise Undefined("chain size")
+        e = elem_value(int(c), int(i))
+        return tuple(x * e for x in a)
+
+    @_lazy_method
     def Mask(sel: str, n: int) -> Vec:
         from .keys import parse_set_key
 
@@ -397,6 +425,9 @@ class SemLang:
     def slots(v: Any) -> RInt:
         return RInt(len(force(v)))
 
+    # a sampled term "exists" when it is defined; evaluated lazily, with the other conditions
+    exists = staticmethod(lambda t: Lazy(lambda v: v is not None, (t,)))
+    is_result = exists  # any sampled term may be a result
     eq = staticmethod(lambda a, b: force(a) == force(b))
     ne = staticmethod(lambda a, b: force(a) != force(b))
     lt = staticmethod(lambda a, b: force(a) < force(b))
@@ -441,6 +472,7 @@ def _default_samplers() -> Samplers:
         "poly": poly,
         "set": lambda rng, n: set_key(rng.sample(range(n), rng.randint(1, n))),
         "dense": lambda rng, n: dense_key([rng.randint(-5, 5) for _ in range(n)]),
+        "name": lambda rng, n: rng.choice(["x", "y", "in"]),
     }
 
 

@@ -19,6 +19,8 @@ Design (see the README for the reasons):
       offset->coefficient polynomial in ``key`` (see ``eqsat.rotpoly``); rotate-and-
       reduce, stencils and their factorizations are products of such polynomials.
     - ``ProdRot(v, key, n)``: the product ``prod_{k in key} rot(v, k)``.
+    - ``ChainElem(a, c, i, n)``: ``a`` times element ``i`` of the optimal addition-
+      subtraction chain for ``c`` (mul-to-add).
     - ``Gather(v, k, slots, n)``: ``mask(slots) * rot(v, k)``, a vector taking slot ``p``
       from ``v[p + k]`` for ``p`` in ``slots`` and 0 elsewhere; insertion chains are sums
       of gathers, and collapse when they merge.
@@ -131,6 +133,12 @@ def Gather(v: T, k: i64Like, sel: StringLike, n: i64Like) -> T:
     """``mask(sel) * Rot(v, k)``: slot p is v[p + k] for p in ``sel``, else 0."""
 
 
+@function(egg_fn="ChainElem")
+def ChainElem(a: T, c: i64Like, i: i64Like, n: i64Like) -> T:
+    """``a`` times element ``i`` of the addition-subtraction chain for ``c``
+    (``eqsat.arith_oracles``); keyed by (c, i) so each constant gets one chain."""
+
+
 # -- scheme and management ops --------------------------------------------------
 @function(egg_fn="Encode")
 def Encode(a: T) -> T: ...
@@ -168,6 +176,7 @@ def _slots_rules(
     yield rule(LinRot(a, s, n), name="slots-linrot").then(set_(slots(LinRot(a, s, n))).to(n))
     yield rule(ProdRot(a, s, n), name="slots-prodrot").then(set_(slots(ProdRot(a, s, n))).to(n))
     yield rule(Gather(a, k, s, n), name="slots-gather").then(set_(slots(Gather(a, k, s, n))).to(n))
+    yield rule(ChainElem(a, c, k, n), name="slots-chainelem").then(set_(slots(ChainElem(a, c, k, n))).to(n))
     yield rule(Ext(a, k), name="slots-ext").then(set_(slots(Ext(a, k))).to(i64(1)))
     yield rule(Add(a, b), slots(a) == n, name="slots-add").then(set_(slots(Add(a, b))).to(n))
     yield rule(Sub(a, b), slots(a) == n, name="slots-sub").then(set_(slots(Sub(a, b))).to(n))
@@ -185,7 +194,7 @@ CONCRETE_OPS = frozenset(
     {"In", "Num", "NumF", "Dense", "Mask", "Add", "Sub", "Mul", "Neg", "Rot", "Ext", "Ins", "Place", "Splat",
      "Encode", "Decode"}
 )
-SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather"})
+SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather", "ChainElem"})
 MGMT_FNS: dict[str, str] = {}
 
 

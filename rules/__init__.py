@@ -10,12 +10,18 @@ from __future__ import annotations
 
 from eqsat.rulespec import RuleFamily
 
-from . import ring, slots
+from . import depth, factor, fold_real, mul_to_add, ring, slots
 
-REGISTRY: dict[str, RuleFamily] = {f.name: f for f in (ring.FAMILY, slots.FAMILY)}
+REGISTRY: dict[str, RuleFamily] = {f.name: f for f in (
+    ring.FAMILY, slots.FAMILY, mul_to_add.FAMILY, factor.FAMILY, depth.FAMILY, fold_real.FAMILY)}
 
 SCHEDULES: dict[str, tuple[str, ...]] = {
-    "default": ("ring", "slots"),
+    # slot rewrites and ring identities: the vector kernels (rotate-and-reduce, stencils, chains)
+    "default": ("ring", "slots", "mul-to-add", "fold-real"),
+    # scalar arithmetic: mul-to-add chains, squaring, folding (the noisy dialect's programs)
+    "arith": ("ring", "mul-to-add", "depth", "fold-real"),
+    # everything, including factoring (may need larger limits)
+    "all": ("ring", "slots", "mul-to-add", "depth", "fold-real", "factor"),
     "none": (),
 }
 

@@ -14,12 +14,25 @@ from eqsat.rulespec import Int, N, RuleFamily, Term
 FAMILY = RuleFamily("ring")
 r = FAMILY.rule
 BIG = 2**31
+SMALL = 2**16
 
 
 @r("add-zero")
 def _(L, a: Term, n: N):
     """a + 0 = a"""
     return L.Add(a, L.Num(0, n)), a, [L.eq(L.slots(a), n)]
+
+
+@r("zero-add")
+def _(L, a: Term, n: N):
+    """0 + a = a"""
+    return L.Add(L.Num(0, n), a), a, [L.eq(L.slots(a), n)]
+
+
+@r("one-mul")
+def _(L, a: Term, n: N):
+    """1 * a = a"""
+    return L.Mul(L.Num(1, n), a), a, [L.eq(L.slots(a), n)]
 
 
 @r("sub-zero")
@@ -112,11 +125,11 @@ def _(L, a: Term, i: Int, j: Int, n: N):
 
 @r("mul-const-assoc")
 def _(L, a: Term, i: Int, j: Int, n: N):
-    """(a * c1) * c2 = a * (c1 * c2)"""
+    """(a * c1) * c2 = a * (c1 * c2)  for small constants (bounded, so it cannot mint new ones forever)"""
     return (
         L.Mul(L.Mul(a, L.Num(i, n)), L.Num(j, n)),
         L.Mul(a, L.Num(i * j, n)),
-        [L.lt(i, BIG), L.lt(-BIG, i), L.lt(j, BIG), L.lt(-BIG, j)],
+        [L.lt(i, SMALL), L.lt(-SMALL, i), L.lt(j, SMALL), L.lt(-SMALL, j), L.lt(i * j, SMALL), L.lt(-SMALL, i * j)],
     )
 
 

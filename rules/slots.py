@@ -20,7 +20,7 @@ How the pieces meet (each step is one rule below):
 from __future__ import annotations
 
 from eqsat import oracles as o
-from eqsat.rulespec import Int, N, Poly, RuleFamily, SetKey, Term
+from eqsat.rulespec import Int, N, Name, Poly, RuleFamily, SetKey, Term
 
 FAMILY = RuleFamily("slots")
 r = FAMILY.rule
@@ -29,8 +29,9 @@ r = FAMILY.rule
 # -- rotation algebra -------------------------------------------------------------
 @r("rot-compose")
 def _(L, v: Term, a: Int, b: Int, n: N):
-    """rot(rot(v, a), b) = rot(v, a + b)"""
-    return L.Rot(L.Rot(v, a), b), L.Rot(v, L.mod(a + b, n)), [L.eq(L.slots(v), n), L.ne(L.mod(a + b, n), 0)]
+    """rot(rot(v, a), b) = rot(v, a + b), when rot(v, a + b) is already present (no new terms)"""
+    w = L.Rot(v, L.mod(a + b, n))
+    return L.Rot(L.Rot(v, a), b), w, [L.eq(L.slots(v), n), L.ne(L.mod(a + b, n), 0), L.exists(w)]
 
 
 @r("rot-cancel")
@@ -194,45 +195,51 @@ def _(L, v: Term, p: Poly, c: Int, n: N):
     )
 
 
-@r("lin-rot")
-def _(L, v: Term, p: Poly, k: Int, n: N):
-    """rot(LinRot(v, p), k) = LinRot(v, rho^k p)"""
-    return L.Rot(L.LinRot(v, p, n), k), L.LinRot(v, L.call(o.poly_shift, p, k, n), n)
-
-
 @r("lin-shift-normal")
-def _(L, v: Term, p: Poly, n: N):
-    """LinRot(v, p) = rot(LinRot(v, q), s) with p = rho^s q, q the shift-invariant core"""
+def _(L, v: Term, p: Poly, i: Int, n: N):
+    """LinRot(v, p) = rot(LinRot(v, q), s) with p = rho^s q, q the shift-invariant core
+    (for linear forms inserted into a slot: shifted copies of one stencil share q)"""
     s = L.call_int(o.normal_shift, p, n)
-    return L.LinRot(v, p, n), L.Rot(L.LinRot(v, L.call(o.normal_core, p, n), n), s), [L.ne(s, 0)]
+    lin = L.LinRot(v, p, n)
+    return lin, L.Rot(L.LinRot(v, L.call(o.normal_core, p, n), n), s), [L.exists(L.Place(L.Ext(lin, 0), i, n)), L.ne(s, 0)]
+
+
+@r("lin-ext-normal")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p)[0] = LinRot(v, q)[s] with p = rho^s q  (a reduction returned from slot 0 is
+    its shift-invariant core read at slot s; only for results, where partial sums are read)"""
+    s = L.call_int(o.normal_shift, p, n)
+    lhs = L.Ext(L.LinRot(v, p, n), 0)
+    return lhs, L.Ext(L.LinRot(v, L.call(o.normal_core, p, n), n), s), [L.is_result(lhs), L.ne(s, 0)]
 
 
 @r("lin-centered")
-def _(L, v: Term, p: Poly, n: N):
-    """LinRot(v, p) = rot(LinRot(v, q), s) with q centered on offset 0"""
+def _(L, v: Term, p: Poly, k: Int, t: SetKey, n: N):
+    """LinRot(v, p) = rot(LinRot(v, q), s) with q centered on offset 0 (for gathered cores)"""
     s = L.call_int(o.centered_shift, p, n)
-    return L.LinRot(v, p, n), L.Rot(L.LinRot(v, L.call(o.centered_core, p, n), n), s), [L.ne(s, 0)]
+    lin = L.LinRot(v, p, n)
+    return lin, L.Rot(L.LinRot(v, L.call(o.centered_core, p, n), n), s), [L.exists(L.Gather(lin, k, t, n)), L.ne(s, 0)]
 
 
 @r("lin-factor-0")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (best factorization)"""
     f = L.call(o.factor_inner, p, n, 0)
-    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 0), n), [L.ne(f, "")]
+    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 0), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
 
 
 @r("lin-factor-1")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (second factorization)"""
     f = L.call(o.factor_inner, p, n, 1)
-    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 1), n), [L.ne(f, "")]
+    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 1), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
 
 
 @r("lin-split")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, p + q) = LinRot(v, p) + LinRot(v, q)  (realization, small polynomials)"""
     a = L.call(o.half, p, n, 0)
-    return L.LinRot(v, p, n), L.Add(L.LinRot(v, a, n), L.LinRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, "")]
+    return L.LinRot(v, p, n), L.Add(L.LinRot(v, a, n), L.LinRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")]
 
 
 @r("lin-mono")
@@ -311,21 +318,21 @@ def _(L, v: Term, p: Poly, k: Int, n: N):
 def _(L, v: Term, p: Poly, n: N):
     """ProdRot(v, A + B) = ProdRot(ProdRot(v, A), B)  (Minkowski sum of offset sets)"""
     f = L.call(o.ones_factor_inner, p, n, 0)
-    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 0), n), [L.ne(f, "")]
+    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 0), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
 
 
 @r("prod-factor-1")
 def _(L, v: Term, p: Poly, n: N):
     """ProdRot(v, A + B) = ProdRot(ProdRot(v, A), B)  (second factorization)"""
     f = L.call(o.ones_factor_inner, p, n, 1)
-    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 1), n), [L.ne(f, "")]
+    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 1), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
 
 
 @r("prod-split")
 def _(L, v: Term, p: Poly, n: N):
     """ProdRot(v, P u Q) = ProdRot(v, P) * ProdRot(v, Q)  (realization)"""
     a = L.call(o.half, p, n, 0)
-    return L.ProdRot(v, p, n), L.Mul(L.ProdRot(v, a, n), L.ProdRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, "")]
+    return L.ProdRot(v, p, n), L.Mul(L.ProdRot(v, a, n), L.ProdRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")]
 
 
 @r("prod-mono")
@@ -344,12 +351,26 @@ def _(L, v: Term, p: Poly, n: N):
 # -- insertion chains -------------------------------------------------------------------
 @r("place-ext")
 def _(L, v: Term, j: Int, i: Int, n: N):
-    """place(v[j], i) = gather(v, j - i, {i})"""
+    """place(v[j], i) = gather(v, j - i, {i})  for j != 0 (a slot-0 view v[0] is each slot's own
+    value: gathering it at i != 0 never merges with other slots, so only offset views are used)"""
     return (
         L.Place(L.Ext(v, j), i, n),
         L.Gather(v, L.mod(j - i, n), L.call(o.singleton, i), n),
-        [L.eq(L.slots(v), n), L.le(0, i), L.lt(i, n)],
+        [L.eq(L.slots(v), n), L.le(0, i), L.lt(i, n), L.ne(j, 0)],
     )
+
+
+@r("place-ext-input")
+def _(L, s: Name, i: Int, n: N):
+    """place(x[0], i) = gather(x, -i, {i}) for an input x (shared by every slot)"""
+    x = L.In(s, n)
+    return L.Place(L.Ext(x, 0), i, n), L.Gather(x, L.mod(0 - i, n), L.call(o.singleton, i), n), [L.lt(0, i), L.lt(i, n)]
+
+
+@r("place-ext-0")
+def _(L, v: Term, n: N):
+    """place(v[0], 0) = gather(v, 0, {0})"""
+    return L.Place(L.Ext(v, 0), 0, n), L.Gather(v, 0, L.call(o.singleton, 0), n), [L.eq(L.slots(v), n)]
 
 
 @r("gather-merge")
@@ -357,28 +378,6 @@ def _(L, v: Term, k: Int, s: SetKey, t: SetKey, n: N):
     """gather(v, k, S) + gather(v, k, T) = gather(v, k, S u T) for disjoint S, T"""
     u = L.call(o.set_union, s, t)
     return L.Add(L.Gather(v, k, s, n), L.Gather(v, k, t, n)), L.Gather(v, k, u, n), [L.ne(u, "")]
-
-
-@r("gather-merge-left")
-def _(L, v: Term, x: Term, k: Int, s: SetKey, t: SetKey, n: N):
-    """(gather(v, k, S) + x) + gather(v, k, T) = gather(v, k, S u T) + x"""
-    u = L.call(o.set_union, s, t)
-    return (
-        L.Add(L.Add(L.Gather(v, k, s, n), x), L.Gather(v, k, t, n)),
-        L.Add(L.Gather(v, k, u, n), x),
-        [L.ne(u, "")],
-    )
-
-
-@r("gather-merge-2x2")
-def _(L, v: Term, x: Term, y: Term, k: Int, s: SetKey, t: SetKey, n: N):
-    """(gather(v,k,S) + x) + (gather(v,k,T) + y) = gather(v, k, S u T) + (x + y)"""
-    u = L.call(o.set_union, s, t)
-    return (
-        L.Add(L.Add(L.Gather(v, k, s, n), x), L.Add(L.Gather(v, k, t, n), y)),
-        L.Add(L.Gather(v, k, u, n), L.Add(x, y)),
-        [L.ne(u, "")],
-    )
 
 
 @r("gather-full")

@@ -1,0 +1,231 @@
+"""Runs a program encrypted and reports outputs, reference, match, noise and parameters.
+
+In: an ``eqsat.ir.Program``, inputs (name -> number or nested list), a scheme.
+Out: ``run_program`` -> the ``eqsat run --json`` dict of DESIGN.md; ``choose_params``
+-> the smallest secure ``Params`` under which the noise model says the program
+decrypts correctly.
+
+Noise reporting
+---------------
+BGV: ``measured_bits`` is log2 of the infinity norm of the phase x = [c_0 + c_1 s]_Q
+(centered, before reduction mod t; x = f*m + t*e) at each secret output, measured by
+decrypting with the secret key; ``budget_bits`` = log2(Q/2) - measured_bits;
+``predicted_bits`` is the model's bound (``eqsat.noise_he.predict_bgv``).
+CKKS: ``measured_bits`` = log2 of the largest absolute slot error against the float
+reference, ``predicted_bits`` = log2 of the model's error bound; ``match`` holds when
+every output is within its predicted bound (the stated tolerance).
+A result that is a ``decode`` reports the noise of that decryption; other plaintext
+results (computed in the clear) carry ``None``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from eqsat.interp import evaluate, results_equal
+from eqsat.ir import Program
+from eqsat.noise_he import BGVNoise, CKKSNoise
+
+from .errors import BackendError
+from .lowering import Enc, Lowering
+from .params import HE_STANDARD, Params, make_params
+
+INSECURE_SIZES = (64, 128, 256, 512)
+CKKS_MIN_PRECISION_BITS = 10.0
+
+
+def _max_slots(prog: Program) -> int:
+    return max((prog.nodes[i].type.slots for i in prog.live()), default=1)
+
+
+def _fits(prog: Program, params: Params, input_bound: float) -> bool:
+    """True when the model says every decryption succeeds (and CKKS keeps precision)."""
+    try:
+        ev: Any = BGVNoise(params) if params.scheme == "bgv" else CKKSNoise(params, input_bound)
+        env = Lowering(prog, ev, params.scheme).run(None)
+        for r in prog.results:
+            if isinstance(env[r], Enc):
+                ev.decrypt(env[r].ct)
+        if params.scheme == "bgv":
+            return all(budget >= 2.0 for _, budget in ev.decrypts)
+        for ct, _ in ev.decrypts:
+            top = ct.level
+            logq = sum(math.log2(q) for q in params.moduli[: top + 1])
+            if math.log2(max(ct.bound + ct.err, 1e-300) * ct.scale) > logq - 3:
+                return False
+            if ct.err > 2.0 ** (-CKKS_MIN_PRECISION_BITS) * max(1.0, ct.bound):
+                return False
+        return True
+    except BackendError:
+        return False
+
+
+def choose_params(prog: Program, scheme: str, insecure: bool = False, input_bound: float = 1.0) -> Params:
+    """Smallest N (then fewest primes) that is 128-bit secure and that the model accepts.
+
+    ``insecure=True`` also tries ring dimensions below the HE Standard table (64..512),
+    for fast tests; the result then reports ``security_bits`` 0.
+    """
+    slots = _max_slots(prog)
+    sizes = (INSECURE_SIZES if insecure else ()) + tuple(HE_STANDARD)
+    for n in sizes:
+        if slots > n // 2:
+            continue
+        for levels in range(0, 40):
+            try:
+                params = make_params(scheme, n, levels, insecure=insecure or n not in HE_STANDARD)
+            except BackendError:
+                break  # too many primes for security at this N, or not enough primes
+            if n not in HE_STANDARD and not insecure:
+                break
+            if _fits(prog, params, input_bound):
+                return params
+    raise BackendError(
+        f"no {'' if insecure else '128-bit secure '}parameters fit this program "
+        f"({slots} slots, depth too large for N <= 32768 without bootstrapping)"
+    )
+
+
+def _input_bound(prog: Program, inputs: Mapping[str, object]) -> float:
+    from eqsat.interp import coerce_input
+
+    bound = 1.0
+    for name, ty in prog.args:
+        v = coerce_input(name, inputs[name], ty, None)
+        vals = v if isinstance(v, list) else [v]
+        bound = max(bound, *(abs(float(x)) for x in vals))
+    return bound
+
+
+def run_program(
+    prog: Program,
+    inputs: Mapping[str, object],
+    scheme: str,
+    *,
+    params: Params | None = None,
+    insecure: bool = False,
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """Encrypt the inputs, run ``prog`` homomorphically, decrypt, compare, report."""
+    if scheme not in ("bgv", "ckks"):
+        raise BackendError(f"unknown scheme '{scheme}' (expected bgv or ckks)")
+    from eqsat.interp import InputError
+
+    missing = [n for n, _ in prog.args if n not in inputs]
+    if missing:
+        raise BackendError(f"missing input(s): {', '.join(missing)}")
+    try:
+        bound = _input_bound(prog, inputs)
+    except InputError as exc:
+        raise BackendError(str(exc)) from None
+    if params is None:
+        params = choose_params(prog, scheme, insecure=insecure, input_bound=bound)
+    if params.scheme != scheme:
+        raise BackendError(f"parameters are for {params.scheme}, not {scheme}")
+    params.check_security()
+    if params.security_bits < 128 and not insecure:
+        raise BackendError("insecure parameters need insecure=True")
+
+    start = time.perf_counter()
+    if scheme == "bgv":
+        from .bgv import BGV
+
+        ev: Any = BGV(params, seed)
+        model: Any = BGVNoise(params)
+    else:
+        from .ckks import CKKS
+
+        ev = CKKS(params, seed)
+        model = CKKSNoise(params, bound)
+    low = Lowering(prog, ev, scheme)
+    env = low.run(inputs)
+    mod_env = Lowering(prog, model, scheme).run(None)
+
+    outputs: list[Any] = []
+    infos: list[dict[str, float] | None] = []
+    model_cts: list[Any] = []
+    for r in prog.results:
+        v = env[r]
+        if isinstance(v, Enc):
+            val, info = low._decrypt(v)
+            outputs.append(val)
+            infos.append(info)
+            model_cts.append(mod_env[r].ct)
+        else:  # a plaintext result; if it came out of a decode, report that decryption
+            outputs.append(v)
+            infos.append(low.decrypt_info.get(r))
+            arg = prog.nodes[r].args[0] if prog.nodes[r].op == "decode" else None
+            m = mod_env.get(arg) if arg is not None else None
+            model_cts.append(m.ct if isinstance(m, Enc) and r in low.decrypt_info else None)
+    elapsed = time.perf_counter() - start
+
+    if scheme == "bgv":
+        reference = evaluate(prog, inputs, modulus=params.t)
+        match = results_equal(outputs, reference, modulus=params.t)
+        noise = _bgv_noise(infos, model_cts)
+    else:
+        reference = evaluate(prog, inputs)
+        noise, match = _ckks_noise(outputs, reference, model_cts)
+    noise["ops_executed"] = dict(sorted(low.counts.items()))
+    noise["bootstraps_simulated"] = low.counts.get("bootstraps_simulated", 0)
+    noise["relinearize"] = "explicit" if low.explicit_relin else "auto"
+    noise["galois_keys"] = ev.stats["galois_keys"]
+    return {
+        "outputs": outputs,
+        "reference": reference,
+        "match": bool(match),
+        "noise": noise,
+        "params": params.report(),
+        "time_s": elapsed,
+    }
+
+
+def _bgv_noise(infos: list[dict[str, float] | None], model_cts: list[Any]) -> dict[str, Any]:
+    measured = [None if i is None else round(i["noise_bits"], 3) for i in infos]
+    budget = [None if i is None else round(i["budget_bits"], 3) for i in infos]
+    predicted = [None if m is None else round(m.bits, 3) for m in model_cts]
+    return {
+        "measured_bits": max((m for m in measured if m is not None), default=None),
+        "predicted_bits": max((p for p in predicted if p is not None), default=None),
+        "budget_bits": min((b for b in budget if b is not None), default=None),
+        "measured_bits_per_output": measured,
+        "predicted_bits_per_output": predicted,
+        "budget_bits_per_output": budget,
+        "definition": "log2 ||[c0 + c1*s]_Q||_inf (phase = f*m + t*e, before reduction mod t); "
+        "predicted = canonical-norm bound of the same phase",
+    }
+
+
+def _ckks_noise(
+    outputs: list[Any], reference: list[Any], model_cts: list[Any]
+) -> tuple[dict[str, Any], bool]:
+    measured: list[float | None] = []
+    predicted: list[float | None] = []
+    match = True
+    for out, ref, m in zip(outputs, reference, model_cts, strict=True):
+        if m is None:
+            measured.append(None)
+            predicted.append(None)
+            match = match and results_equal([out], [ref])
+            continue
+        xs = out if isinstance(out, list) else [out]
+        ys = ref if isinstance(ref, list) else [ref]
+        err = max(abs(float(x) - float(y)) for x, y in zip(xs, ys, strict=True))
+        bound = m.err
+        measured.append(math.log2(err) if err > 0 else -1074.0)
+        predicted.append(math.log2(bound))
+        match = match and err <= bound
+    noise = {
+        "measured_bits": max((m for m in measured if m is not None), default=None),
+        "predicted_bits": max((p for p in predicted if p is not None), default=None),
+        "measured_bits_per_output": measured,
+        "predicted_bits_per_output": predicted,
+        "precision_bits": -max((m for m in measured if m is not None), default=0.0),
+        "tolerance_per_output": [None if p is None else 2.0**p for p in predicted],
+        "definition": "log2 of the largest absolute slot error vs the float reference; "
+        "predicted = log2 of the model's error bound (the match tolerance)",
+    }
+    return noise, match

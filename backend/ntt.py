@@ -1,0 +1,343 @@
+"""Negacyclic NTT over RNS limbs: the hot kernels (numba) and their tables (galois roots).
+
+In: primes q < 2^31 with q = 1 (mod 2N), polynomials as ``uint64`` arrays of shape
+``(limbs, N)`` with coefficients in [0, q).  Out: ``NTTTables`` (per-prime powers of a
+primitive 2N-th root psi in bit-reversed order, with their Shoup companions), and the
+kernels ``forward``/``inverse`` (in place), ``mulmod``/``addmod``/``submod``.
+
+The forward transform is Cooley-Tukey with the twist merged into the butterflies; its
+output slot i holds a(psi^(2*brv(i)+1)).  The inverse is Gentleman-Sande followed by
+the scaling by N^-1.  Multiplication by a table constant w uses Shoup's trick:
+w' = floor(w * 2^32 / q), then a*w mod q = a*w - floor(a*w'/2^32)*q (one correction),
+all inside 64-bit integers because q < 2^31.  Inner loops run over contiguous slices.
+psi is derived from ``galois.primitive_root(q)``, so psi^2 is exactly the root that
+``galois.ntt`` uses: a(psi^(2i+1)) = galois.ntt(a_j * psi^j)[i] (the tests check it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import numba
+import numpy as np
+
+U64 = np.uint64
+
+
+@numba.njit(cache=True, nogil=True)
+def _forward(a: np.ndarray, w: np.ndarray, ws: np.ndarray, qs: np.ndarray) -> None:  # pragma: no cover - jit
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        row = a[li]
+        wr = w[li]
+        wsr = ws[li]
+        m = 1
+        t = n
+        while m < n:
+            t >>= 1
+            for i in range(m):
+                j1 = 2 * i * t
+                s = wr[m + i]
+                sp = wsr[m + i]
+                x = row[j1 : j1 + t]
+                y = row[j1 + t : j1 + 2 * t]
+                for j in range(t):
+                    u = x[j]
+                    v = y[j]
+                    hi = (v * sp) >> np.uint64(32)
+                    v = v * s - hi * q
+                    v = min(v, v - q)  # unsigned: v - q wraps when v < q (branch-free)
+                    r = u + v
+                    x[j] = min(r, r - q)
+                    d = u + q - v
+                    y[j] = min(d, d - q)
+            m <<= 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _inverse(
+    a: np.ndarray, w: np.ndarray, ws: np.ndarray, qs: np.ndarray, ninv: np.ndarray, ninvs: np.ndarray
+) -> None:  # pragma: no cover - jit
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        row = a[li]
+        wr = w[li]
+        wsr = ws[li]
+        t = 1
+        m = n
+        while m > 1:
+            h = m >> 1
+            j1 = 0
+            for i in range(h):
+                s = wr[h + i]
+                sp = wsr[h + i]
+                x = row[j1 : j1 + t]
+                y = row[j1 + t : j1 + 2 * t]
+                for j in range(t):
+                    u = x[j]
+                    v = y[j]
+                    r = u + v
+                    x[j] = min(r, r - q)
+                    d = u + q - v
+                    hi = (d * sp) >> np.uint64(32)
+                    d = d * s - hi * q
+                    y[j] = min(d, d - q)
+                j1 += 2 * t
+            t <<= 1
+            m = h
+        c = ninv[li]
+        cp = ninvs[li]
+        for j in range(n):
+            v = row[j]
+            hi = (v * cp) >> np.uint64(32)
+            v = v * c - hi * q
+            row[j] = min(v, v - q)
+
+
+@numba.njit(cache=True, nogil=True)
+def _mulmod(a: np.ndarray, b: np.ndarray, qs: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - jit
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        qi = np.int64(q)
+        inv = 1.0 / np.float64(q)
+        ra = a[li]
+        rb = b[li]
+        ro = out[li]
+        for j in range(n):
+            x = np.int64(ra[j])
+            y = np.int64(rb[j])
+            quo = np.int64(np.float64(x) * np.float64(y) * inv)
+            r = x * y - quo * qi
+            r = r + qi if r < 0 else r
+            r = r - qi if r >= qi else r
+            ro[j] = np.uint64(r)
+
+
+@numba.njit(cache=True, nogil=True)
+def _muladd(a: np.ndarray, b: np.ndarray, qs: np.ndarray, acc: np.ndarray) -> None:  # pragma: no cover - jit
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        qi = np.int64(q)
+        inv = 1.0 / np.float64(q)
+        ra = a[li]
+        rb = b[li]
+        ro = acc[li]
+        for j in range(n):
+            x = np.int64(ra[j])
+            y = np.int64(rb[j])
+            quo = np.int64(np.float64(x) * np.float64(y) * inv)
+            r = x * y - quo * qi
+            if r < 0:
+                r += qi
+            elif r >= qi:
+                r -= qi
+            r += np.int64(ro[j])
+            if r >= qi:
+                r -= qi
+            ro[j] = np.uint64(r)
+
+
+@numba.njit(cache=True, nogil=True)
+def _addmod(a: np.ndarray, b: np.ndarray, qs: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - jit
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        for j in range(n):
+            r = a[li, j] + b[li, j]
+            out[li, j] = min(r, r - q)
+
+
+@numba.njit(cache=True, nogil=True)
+def _submod(a: np.ndarray, b: np.ndarray, qs: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - jit
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        for j in range(n):
+            d = a[li, j] + q - b[li, j]
+            out[li, j] = min(d, d - q)
+
+
+def _bitrev(n: int) -> np.ndarray:
+    bits = n.bit_length() - 1
+    idx = np.arange(n)
+    rev = np.zeros(n, dtype=np.int64)
+    for b in range(bits):
+        rev |= ((idx >> b) & 1) << (bits - 1 - b)
+    return rev
+
+
+@cache
+def psi_root(q: int, n: int) -> int:
+    """The primitive 2N-th root psi = g^((q-1)/2N) with g = galois.primitive_root(q)."""
+    import galois
+
+    if (q - 1) % (2 * n):
+        raise ValueError(f"{q} is not 1 mod {2 * n}")
+    g = int(galois.primitive_root(q))
+    return pow(g, (q - 1) // (2 * n), q)
+
+
+@dataclass(frozen=True)
+class _PrimeTable:
+    w: np.ndarray
+    ws: np.ndarray
+    wi: np.ndarray
+    wis: np.ndarray
+    ninv: int
+    ninvs: int
+
+
+@cache
+def _prime_table(q: int, n: int) -> _PrimeTable:
+    psi = psi_root(q, n)
+    psi_inv = pow(psi, -1, q)
+    rev = _bitrev(n)
+    pw = np.empty(n, dtype=object)
+    pwi = np.empty(n, dtype=object)
+    x, y = 1, 1
+    powers = [0] * n
+    ipowers = [0] * n
+    for k in range(n):
+        powers[k], ipowers[k] = x, y
+        x, y = x * psi % q, y * psi_inv % q
+    for i in range(n):
+        pw[i] = powers[int(rev[i])]
+        pwi[i] = ipowers[int(rev[i])]
+    w = np.array([int(v) for v in pw], dtype=U64)
+    wi = np.array([int(v) for v in pwi], dtype=U64)
+    ws = np.array([(int(v) << 32) // q for v in pw], dtype=U64)
+    wis = np.array([(int(v) << 32) // q for v in pwi], dtype=U64)
+    ninv = pow(n, -1, q)
+    return _PrimeTable(w, ws, wi, wis, ninv, (ninv << 32) // q)
+
+
+class NTTTables:
+    """Stacked tables for a list of primes (one row per RNS limb)."""
+
+    def __init__(self, primes: tuple[int, ...], n: int) -> None:
+        self.n = n
+        self.primes = primes
+        tabs = [_prime_table(q, n) for q in primes]
+        self.q = np.array(primes, dtype=U64)
+        self.w = np.stack([t.w for t in tabs])
+        self.ws = np.stack([t.ws for t in tabs])
+        self.wi = np.stack([t.wi for t in tabs])
+        self.wis = np.stack([t.wis for t in tabs])
+        self.ninv = np.array([t.ninv for t in tabs], dtype=U64)
+        self.ninvs = np.array([t.ninvs for t in tabs], dtype=U64)
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        """In-place forward NTT of ``a`` (limbs x N, uint64, C-contiguous); returns ``a``."""
+        _forward(a, self.w, self.ws, self.q)
+        return a
+
+    def inverse(self, a: np.ndarray) -> np.ndarray:
+        _inverse(a, self.wi, self.wis, self.q, self.ninv, self.ninvs)
+        return a
+
+
+@lru_cache(maxsize=64)
+def tables(primes: tuple[int, ...], n: int) -> NTTTables:
+    return NTTTables(primes, n)
+
+
+def mulmod(a: np.ndarray, b: np.ndarray, q: np.ndarray) -> np.ndarray:
+    out = np.empty_like(a)
+    _mulmod(a, b, q, out)
+    return out
+
+
+def muladd(a: np.ndarray, b: np.ndarray, q: np.ndarray, acc: np.ndarray) -> None:
+    """acc += a*b (mod q), in place."""
+    _muladd(a, b, q, acc)
+
+
+def addmod(a: np.ndarray, b: np.ndarray, q: np.ndarray) -> np.ndarray:
+    out = np.empty_like(a)
+    _addmod(a, b, q, out)
+    return out
+
+
+def submod(a: np.ndarray, b: np.ndarray, q: np.ndarray) -> np.ndarray:
+    out = np.empty_like(a)
+    _submod(a, b, q, out)
+    return out
+
+
+def bitrev(n: int) -> np.ndarray:
+    """The bit-reversal permutation of 0..n-1 (forward output slot i <-> exponent 2*brv(i)+1)."""
+    return _bitrev(n)
+
+
+@numba.njit(cache=True, nogil=True)
+def _lift(x: np.ndarray, qs: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - jit
+    """out[j] = x mod qs[j] for a signed int64 vector x."""
+    limbs = qs.shape[0]
+    n = x.shape[0]
+    for li in range(limbs):
+        q = np.int64(qs[li])
+        for k in range(n):
+            r = x[k] % q
+            out[li, k] = np.uint64(r + q if r < 0 else r)
+
+
+@numba.njit(cache=True, nogil=True)
+def _lift_centered(row: np.ndarray, p: np.int64, qs: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover
+    """Centered residues mod p (values in [0, p)) lifted into every prime of qs."""
+    limbs = qs.shape[0]
+    n = row.shape[0]
+    half = p // 2
+    for li in range(limbs):
+        q = np.int64(qs[li])
+        for k in range(n):
+            v = np.int64(row[k])
+            v = v - p if v > half else v
+            r = v % q
+            out[li, k] = np.uint64(r + q if r < 0 else r)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _mm(x: np.int64, y: np.int64, q: np.int64, qinv: np.float64) -> np.int64:  # pragma: no cover - jit
+    """x*y mod q for 0 <= x, y < q < 2^31 (float quotient estimate, one correction)."""
+    quo = np.int64(np.float64(x) * np.float64(y) * qinv)
+    r = x * y - quo * q
+    r = r + q if r < 0 else r
+    return r - q if r >= q else r
+
+
+@numba.njit(cache=True, nogil=True)
+def _div_round_last(
+    a: np.ndarray, qs: np.ndarray, p: np.int64, t: np.int64, tinv: np.int64, pinv: np.ndarray, out: np.ndarray
+) -> None:  # pragma: no cover - jit
+    """out_j = (a_j - delta) * p^-1 mod q_j, delta = a_last mod p centered (BGV: delta = t*[a_last/t]_p)."""
+    limbs = qs.shape[0]
+    n = a.shape[1]
+    last = a[limbs]
+    half = p // 2
+    pinv_f = 1.0 / np.float64(p)
+    r = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        v = np.int64(last[k])
+        if t > 0:
+            v = _mm(v, tinv, p, pinv_f)
+        r[k] = v - p if v > half else v
+    for li in range(limbs):
+        q = np.int64(qs[li])
+        qinv = 1.0 / np.float64(q)
+        tq = t % q if t > 0 else np.int64(1)
+        pi = np.int64(pinv[li])
+        row = a[li]
+        orow = out[li]
+        for k in range(n):
+            d = r[k] % q if r[k] >= q or r[k] < -q else r[k]
+            d = d + q if d < 0 else d
+            if t > 0:
+                d = _mm(d, tq, q, qinv)
+            x = np.int64(row[k]) - d
+            x = x + q if x < 0 else x
+            orow[k] = np.uint64(_mm(x, pi, q, qinv))

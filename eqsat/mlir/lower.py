@@ -1,0 +1,484 @@
+"""Lowering: a parsed xDSL module -> one ``eqsat.ir.Program`` per ``func.func``.
+
+In: a ``ParsedModule`` (see ``front.py``).  Out: ``Program`` objects, in source order.
+
+The lowering is an abstract interpreter over the xDSL IR.  Every SSA value maps to
+either an ``Index`` (a compile-time ``index`` value: constants, loop induction
+variables and everything folded from them) or an IR node id.  ``affine.for`` and
+``scf.for`` loops are fully unrolled: bounds (affine maps over constant operands, or
+constant operands) and the step must be compile-time constants; ``iter_args`` are
+threaded through the iterations and the final values bind the loop results.  Index
+arithmetic (``arith.addi/subi/muli/divui/divsi/remui/remsi/...`` on ``index``,
+``affine.apply``) is folded to Python ints; ``remui`` is the non-negative remainder
+(what HEIR's wrap-around indexing means).  ``tensor.extract`` of a plaintext constant
+tensor folds to the constant.
+
+Secrecy: in ``plain`` style (no ``secret``/``noisy`` constructs) every function
+argument is secret; in ``secret`` style the ``!secret.secret<T>`` arguments are; in
+``noisy`` style the ``!noisy.i32`` arguments are and ``noisy.encode`` makes new ones.
+``arith.constant`` values are always plaintext.  Anything outside the subset raises
+``MLIRError`` at the offending operation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects import affine, arith, func, scf, tensor
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from ..ir import Builder, IRError, Program, Type
+from .dialects import mgmt, noisy, secret, tensor_ext
+from .errors import MLIRError
+from .front import ParsedModule
+
+MAX_UNROLLED_OPS = 2_000_000
+"""Upper bound on operations executed while unrolling one function (guards blow-ups)."""
+
+NOISY_ELEM = "i5"
+"""Element type of a ``!noisy.i32`` function argument (the article's 5-bit messages)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """A compile-time ``index`` value (``known``) or an unknown one (a function argument)."""
+
+    value: int
+    known: bool = True
+
+
+Value = Index | int  # an Index, or an IR node id
+
+_INT_BINARY: dict[type[Operation], str] = {arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul"}
+_FLOAT_BINARY: dict[type[Operation], str] = {arith.AddfOp: "add", arith.SubfOp: "sub", arith.MulfOp: "mul"}
+_NOISY_BINARY: dict[type[Operation], str] = {noisy.AddOp: "add", noisy.SubOp: "sub", noisy.MulOp: "mul"}
+_MGMT: dict[type[Operation], str] = {
+    mgmt.RelinearizeOp: "relinearize",
+    mgmt.ModswitchOp: "modswitch",
+    mgmt.RescaleOp: "rescale",
+    mgmt.BootstrapOp: "bootstrap",
+    noisy.ReduceNoiseOp: "reduce_noise",
+}
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+_INDEX_FOLD: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.RemUIOp: lambda a, b: a % abs(b),
+    arith.RemSIOp: lambda a, b: a - b * _trunc_div(a, b),
+    arith.DivUIOp: lambda a, b: a // b,
+    arith.DivSIOp: _trunc_div,
+    arith.FloorDivSIOp: lambda a, b: a // b,
+    arith.CeilDivSIOp: lambda a, b: -((-a) // b),
+    arith.CeilDivUIOp: lambda a, b: -((-a) // b),
+    arith.MinSIOp: min,
+    arith.MaxSIOp: max,
+    arith.MinUIOp: min,
+    arith.MaxUIOp: max,
+}
+_DIVIDES = (
+    arith.RemUIOp,
+    arith.RemSIOp,
+    arith.DivUIOp,
+    arith.DivSIOp,
+    arith.FloorDivSIOp,
+    arith.CeilDivSIOp,
+    arith.CeilDivUIOp,
+)
+
+
+def lower_module(parsed: ParsedModule) -> list[Program]:
+    """Lower every function of the module; see the module docstring."""
+    module = parsed.module
+    programs: list[Program] = []
+    for op in _top_level_ops(module):
+        if isinstance(op, func.FuncOp):
+            if not op.body.blocks:
+                continue  # a declaration (``func.func private @f(...)``) has nothing to lower
+            programs.append(_FunctionLowering(parsed, op).run())
+            continue
+        raise parsed.error(op, f"unsupported top-level operation '{op.name}' (expected func.func)")
+    if not programs:
+        raise MLIRError(parsed.path, 1, 1, "no func.func with a body in the input")
+    return programs
+
+
+def _top_level_ops(module: ModuleOp) -> list[Operation]:
+    ops = list(module.ops)
+    if len(ops) == 1 and isinstance(ops[0], ModuleOp):
+        return list(ops[0].ops)
+    out: list[Operation] = []
+    for op in ops:
+        out.extend(op.ops if isinstance(op, ModuleOp) else [op])
+    return out
+
+
+def detect_style(fn: func.FuncOp) -> str:
+    """``"noisy"``, ``"secret"`` or ``"plain"``, from the constructs the function uses."""
+    types = list(fn.function_type.inputs) + list(fn.function_type.outputs)
+    ops = list(fn.walk())
+    if any(o.name.startswith("noisy.") for o in ops) or any(isinstance(t, noisy.NoisyI32Type) for t in types):
+        return "noisy"
+    if any(isinstance(o, secret.GenericOp) for o in ops) or any(
+        isinstance(t, secret.SecretType) for t in types
+    ):
+        return "secret"
+    return "plain"
+
+
+class _FunctionLowering:
+    """Lowers one ``func.func`` (see the module docstring)."""
+
+    def __init__(self, parsed: ParsedModule, fn: func.FuncOp) -> None:
+        self.parsed = parsed
+        self.fn = fn
+        self.style = detect_style(fn)
+        self.b = Builder(fn.sym_name.data, style=self.style)
+        self.env: dict[SSAValue, Value] = {}
+        self.steps = 0
+
+    def fail(self, op: Operation, message: str) -> MLIRError:
+        return self.parsed.error(op, message)
+
+    # -- entry -----------------------------------------------------------------
+    def run(self) -> Program:
+        entry = self.fn.body.blocks.first
+        assert entry is not None
+        index_args: list[str] = []
+        for i, arg in enumerate(entry.args):
+            name = arg.name_hint or f"arg{i}"
+            if isinstance(arg.type, IndexType):
+                self.env[arg] = Index(0, known=False)
+                index_args.append(name)
+                continue
+            ty = self.convert_type(arg.type, self.fn, self.arg_is_secret(arg.type))
+            try:
+                self.env[arg] = self.b.arg(name, ty)
+            except IRError as exc:
+                raise self.fail(self.fn, str(exc)) from None
+        if len(self.fn.body.blocks) != 1:
+            raise self.fail(self.fn, "functions with more than one block are not supported")
+        results = self.run_block(entry, self.fn)
+        if index_args:
+            raise self.fail(
+                self.fn,
+                f"index-typed function argument '%{index_args[0]}' is not supported "
+                "(loop bounds and indices must be compile-time constants)",
+            )
+        ret = entry.last_op
+        assert ret is not None
+        node_results = [self.node(v, ret, "a returned value") for v in results]
+        self.b.meta["source"] = self.parsed.path
+        return self.b.finish(node_results)
+
+    def arg_is_secret(self, ty: Attribute) -> bool:
+        if self.style == "plain":
+            return True
+        return isinstance(ty, secret.SecretType | noisy.NoisyI32Type)
+
+    # -- types -----------------------------------------------------------------
+    def convert_type(self, ty: Attribute, op: Operation, is_secret: bool) -> Type:
+        """The IR type of an MLIR type, or MLIRError for anything outside the subset."""
+        if isinstance(ty, secret.SecretType):
+            return self.convert_type(ty.value_type, op, True)
+        if isinstance(ty, noisy.NoisyI32Type):
+            return Type((), NOISY_ELEM, True)
+        if isinstance(ty, TensorType):
+            shape = tuple(ty.get_shape())
+            if not shape:
+                raise self.fail(op, f"rank-0 tensor type '{ty}' is not supported")
+            if any(d < 1 for d in shape):
+                raise self.fail(op, f"tensor type '{ty}' must have a static, non-empty shape")
+            return Type(shape, self.elem_type(ty.get_element_type(), op), is_secret)
+        return Type((), self.elem_type(ty, op), is_secret)
+
+    def elem_type(self, ty: Attribute, op: Operation) -> str:
+        if isinstance(ty, IntegerType):
+            return f"i{ty.width.data}"
+        if isinstance(ty, AnyFloat) and ty.name in ("f16", "f32", "f64"):
+            return ty.name
+        raise self.fail(op, f"unsupported type '{ty}' (expected iN, f16/f32/f64, or a static tensor of them)")
+
+    # -- values ----------------------------------------------------------------
+    def node(self, v: SSAValue | Value, op: Operation, what: str = "an operand") -> int:
+        val = self.env[v] if isinstance(v, SSAValue) else v
+        if isinstance(val, Index):
+            raise self.fail(op, f"{what} of '{op.name}' is an index, not data")
+        return val
+
+    def index(self, v: SSAValue, op: Operation, what: str = "index") -> int:
+        val = self.env[v]
+        if not isinstance(val, Index):
+            raise self.fail(op, f"{what} of '{op.name}' is not an index")
+        if not val.known:
+            raise self.fail(op, f"{what} of '{op.name}' is not a compile-time constant")
+        return val.value
+
+    # -- blocks ----------------------------------------------------------------
+    def run_block(self, block: Block, owner: Operation) -> list[Value]:
+        """Execute ``block``'s operations; return the values of its terminator."""
+        for op in block.ops:
+            self.steps += 1
+            if self.steps > MAX_UNROLLED_OPS:
+                raise self.fail(op, f"unrolling exceeds {MAX_UNROLLED_OPS} operations")
+            if isinstance(op, func.ReturnOp | affine.YieldOp | scf.YieldOp | secret.YieldOp):
+                return [self.env[v] for v in op.operands]
+            try:
+                self.lower_op(op)
+            except IRError as exc:
+                raise self.fail(op, str(exc)) from None
+        raise self.fail(owner, f"the body of '{owner.name}' has no terminator")
+
+    def bind(self, op: Operation, values: Sequence[Value]) -> None:
+        for res, val in zip(op.results, values, strict=True):
+            self.env[res] = val
+
+    def lower_op(self, op: Operation) -> None:
+        handler = _HANDLERS.get(type(op))
+        if handler is None:
+            raise self.fail(op, f"unsupported operation '{op.name}'")
+        handler(self, op)
+
+    # -- arith -----------------------------------------------------------------
+    def op_constant(self, op: arith.ConstantOp) -> None:
+        attr, ty = op.value, op.result.type
+        if isinstance(ty, IndexType):
+            assert isinstance(attr, IntegerAttr)
+            self.bind(op, [Index(attr.value.data)])
+            return
+        irt = self.convert_type(ty, op, False)
+        if isinstance(attr, IntegerAttr | FloatAttr):
+            self.bind(op, [self.b.const(attr.value.data, irt)])
+            return
+        if isinstance(attr, DenseIntOrFPElementsAttr):
+            values = tuple(attr.get_values())
+            if not all(isinstance(x, int | float) for x in values):
+                raise self.fail(op, "complex-valued constants are not supported")
+            self.bind(op, [self.b.const(values, irt)])  # type: ignore[arg-type]
+            return
+        raise self.fail(op, f"unsupported constant attribute '{attr}'")
+
+    def op_arith_binary(self, op: Operation) -> None:
+        lhs, rhs = op.operands
+        if isinstance(op.results[0].type, IndexType):
+            a, b = self.index(lhs, op, "operand"), self.index(rhs, op, "operand")
+            if isinstance(op, _DIVIDES) and b == 0:
+                raise self.fail(op, "index division by zero")
+            self.bind(op, [Index(_INDEX_FOLD[type(op)](a, b))])
+            return
+        kind = _INT_BINARY.get(type(op)) or _FLOAT_BINARY.get(type(op)) or _NOISY_BINARY.get(type(op))
+        if kind is None:
+            raise self.fail(op, f"'{op.name}' is only supported on index values")
+        a, b = self.node(lhs, op), self.node(rhs, op)
+        if kind == "sub" and self.is_zero(a) and not isinstance(op, noisy.SubOp):
+            self.bind(op, [self.b.neg(b)])
+            return
+        self.bind(op, [self.b.binary(kind, a, b)])
+
+    def is_zero(self, i: int) -> bool:
+        n = self.b.nodes[i]
+        return n.op == "const" and not isinstance(n.attrs[0], tuple) and n.attrs[0] == 0
+
+    def op_negf(self, op: arith.NegfOp) -> None:
+        self.bind(op, [self.b.neg(self.node(op.operand, op))])
+
+    def op_index_cast(self, op: Operation) -> None:
+        (src,) = op.operands
+        val = self.env[src]
+        if isinstance(op.results[0].type, IndexType):
+            if isinstance(val, Index):
+                self.bind(op, [val])
+                return
+            n = self.b.nodes[val]
+            if n.op != "const" or isinstance(n.attrs[0], tuple) or n.type.secret:
+                raise self.fail(op, "index_cast of a value that is not a compile-time constant")
+            self.bind(op, [Index(int(n.attrs[0]))])  # type: ignore[call-overload]
+            return
+        k = self.index(src, op, "operand")
+        self.bind(op, [self.b.const(k, self.convert_type(op.results[0].type, op, False))])
+
+    # -- affine ----------------------------------------------------------------
+    def op_apply(self, op: affine.ApplyOp) -> None:
+        vals = [self.index(v, op, "operand") for v in op.mapOperands]
+        m = op.map.data
+        (res,) = m.eval(vals[: m.num_dims], vals[m.num_dims :])
+        self.bind(op, [Index(res)])
+
+    def op_for(self, op: affine.ForOp) -> None:
+        lo_map, hi_map = op.lowerBoundMap.data, op.upperBoundMap.data
+        lo_ops = [self.bound(v, op) for v in op.lowerBoundOperands]
+        hi_ops = [self.bound(v, op) for v in op.upperBoundOperands]
+        lo = max(lo_map.eval(lo_ops[: lo_map.num_dims], lo_ops[lo_map.num_dims :]))
+        hi = min(hi_map.eval(hi_ops[: hi_map.num_dims], hi_ops[hi_map.num_dims :]))
+        step = op.step.value.data
+        if step < 1:
+            raise self.fail(op, f"loop step {step} must be positive")
+        self.unroll(op, op.body.block, range(lo, hi, step), [self.env[v] for v in op.inits])
+
+    def op_scf_for(self, op: scf.ForOp) -> None:
+        lo, hi, step = (self.bound(v, op) for v in (op.lb, op.ub, op.step))  # index or integer bounds
+        if step < 1:
+            raise self.fail(op, f"loop step {step} must be positive")
+        self.unroll(op, op.body.block, range(lo, hi, step), [self.env[v] for v in op.iter_args])
+
+    def unroll(self, op: Operation, block: Block, trips: range, carried: list[Value]) -> None:
+        """Run ``block`` once per value in ``trips``, threading the loop-carried values."""
+        indvar, *iter_args = block.args
+        for i in trips:
+            self.env[indvar] = Index(i)
+            for arg, val in zip(iter_args, carried, strict=True):
+                self.env[arg] = val
+            carried = self.run_block(block, op)
+        self.bind(op, carried)
+
+    def bound(self, v: SSAValue, op: Operation) -> int:
+        k = self.static_int(v)
+        if k is None:
+            raise self.fail(op, f"loop bound '%{v.name_hint or '?'}' is not a compile-time constant")
+        return k
+
+    def static_int(self, v: SSAValue) -> int | None:
+        """The compile-time integer value of ``v`` (a known index or a plaintext int constant)."""
+        val = self.env[v]
+        if isinstance(val, Index):
+            return val.value if val.known else None
+        n = self.b.nodes[val]
+        if n.op == "const" and not n.type.secret and isinstance(n.attrs[0], int):
+            return n.attrs[0]
+        return None
+
+    # -- tensor ----------------------------------------------------------------
+    def flat_index(self, op: Operation, t: int, indices: Sequence[SSAValue]) -> int:
+        ty = self.b.type_of(t)
+        idx = [self.index(v, op) for v in indices]
+        if len(idx) != len(ty.shape):
+            raise self.fail(op, f"{len(idx)} indices for a rank-{len(ty.shape)} tensor")
+        for k, n in zip(idx, ty.shape, strict=True):
+            if not 0 <= k < n:
+                raise self.fail(
+                    op,
+                    f"index {k} is out of range for dimension of size {n} "
+                    f"(indices {idx} into tensor of shape {list(ty.shape)})",
+                )
+        flat = 0
+        for k, n in zip(idx, ty.shape, strict=True):
+            flat = flat * n + k
+        return flat
+
+    def op_extract(self, op: tensor.ExtractOp) -> None:
+        t = self.node(op.tensor, op)
+        i = self.flat_index(op, t, op.indices)
+        self.bind(op, [self.fold_extract(t, i)])
+
+    def fold_extract(self, t: int, i: int) -> int:
+        """``extract`` of slot ``i``, folded when ``t`` is a plaintext constant tensor."""
+        n = self.b.nodes[t]
+        if n.type.secret:
+            return self.b.extract(t, i)
+        if n.op == "const":
+            c = n.attrs[0]
+            return self.b.const(c[i] if isinstance(c, tuple) else c, n.type.scalar())  # type: ignore[arg-type]
+        if n.op == "from_elements":
+            return n.args[i]
+        if n.op == "splat":
+            return n.args[0]
+        return self.b.extract(t, i)
+
+    def op_insert(self, op: tensor.InsertOp) -> None:
+        t = self.node(op.dest, op)
+        i = self.flat_index(op, t, op.indices)
+        self.bind(op, [self.b.insert(self.node(op.scalar, op), t, i)])
+
+    def op_from_elements(self, op: tensor.FromElementsOp) -> None:
+        ty = self.convert_type(op.result.type, op, False)
+        self.bind(op, [self.b.from_elements([self.node(v, op) for v in op.elements], ty)])
+
+    def op_splat(self, op: tensor.SplatOp) -> None:
+        if op.dynamicSizes:
+            raise self.fail(op, "tensor.splat with dynamic sizes is not supported")
+        ty = self.convert_type(op.result.type, op, False)
+        self.bind(op, [self.b.splat(self.node(op.input, op), ty)])
+
+    def op_empty(self, op: tensor.EmptyOp) -> None:
+        if op.dynamic_sizes:
+            raise self.fail(op, "tensor.empty with dynamic sizes is not supported")
+        self.bind(op, [self.b.empty(self.convert_type(op.tensor.type, op, False))])
+
+    def op_rotate(self, op: tensor_ext.RotateOp) -> None:
+        t = self.node(op.tensor, op)
+        shift = self.static_int(op.shift)
+        if shift is None:
+            raise self.fail(op, "shift of 'tensor_ext.rotate' is not a compile-time constant")
+        self.bind(op, [self.b.rotate(t, shift)])
+
+    # -- noisy, mgmt, secret ---------------------------------------------------
+    def op_encode(self, op: noisy.EncodeOp) -> None:
+        x = self.node(op.input, op)
+        self.bind(op, [self.b.unary("encode", x) if not self.b.type_of(x).secret else x])
+
+    def op_decode(self, op: noisy.DecodeOp) -> None:
+        self.bind(op, [self.b.unary("decode", self.node(op.input, op))])
+
+    def op_mgmt(self, op: Operation) -> None:
+        self.bind(op, [self.b.unary(_MGMT[type(op)], self.node(op.operands[0], op))])
+
+    def op_modreduce(self, op: mgmt.ModreduceOp) -> None:
+        x = self.node(op.input, op)
+        self.bind(op, [self.b.unary("rescale" if self.b.type_of(x).is_float else "modswitch", x)])
+
+    def op_generic(self, op: secret.GenericOp) -> None:
+        block = op.body.blocks.first
+        if block is None or len(op.body.blocks) != 1:
+            raise self.fail(op, "secret.generic must have exactly one block")
+        if len(block.args) != len(op.inputs):
+            raise self.fail(
+                op, f"secret.generic has {len(op.inputs)} operands but {len(block.args)} block arguments"
+            )
+        for arg, val in zip(block.args, op.inputs, strict=True):
+            self.env[arg] = self.env[val]
+        results = self.run_block(block, op)
+        if len(results) != len(op.outputs):
+            raise self.fail(op, f"secret.generic yields {len(results)} values for {len(op.outputs)} results")
+        self.bind(op, results)
+
+
+_HANDLERS: dict[type[Operation], Callable[[Any, Any], None]] = {
+    arith.ConstantOp: _FunctionLowering.op_constant,
+    arith.NegfOp: _FunctionLowering.op_negf,
+    arith.IndexCastOp: _FunctionLowering.op_index_cast,
+    affine.ApplyOp: _FunctionLowering.op_apply,
+    affine.ForOp: _FunctionLowering.op_for,
+    scf.ForOp: _FunctionLowering.op_scf_for,
+    tensor.ExtractOp: _FunctionLowering.op_extract,
+    tensor.InsertOp: _FunctionLowering.op_insert,
+    tensor.FromElementsOp: _FunctionLowering.op_from_elements,
+    tensor.SplatOp: _FunctionLowering.op_splat,
+    tensor.EmptyOp: _FunctionLowering.op_empty,
+    tensor_ext.RotateOp: _FunctionLowering.op_rotate,
+    noisy.EncodeOp: _FunctionLowering.op_encode,
+    noisy.DecodeOp: _FunctionLowering.op_decode,
+    mgmt.ModreduceOp: _FunctionLowering.op_modreduce,
+    secret.GenericOp: _FunctionLowering.op_generic,
+}
+for _cls in [*_INDEX_FOLD, *_FLOAT_BINARY, *_NOISY_BINARY]:
+    _HANDLERS[_cls] = _FunctionLowering.op_arith_binary
+for _cls in _MGMT:
+    _HANDLERS[_cls] = _FunctionLowering.op_mgmt

@@ -1,0 +1,286 @@
+"""Per-operation latency of eqsat.backend next to SEAL (TenSEAL's sealapi) and OpenFHE.
+
+In: nothing (optional ``--sizes 8192 16384``, ``--reps``, ``--quick``).  Out:
+``experiments/out/bench_backend.csv`` (one row per N, scheme, op: our time, SEAL's,
+OpenFHE's when available, and the ratio ours/SEAL) and
+``experiments/out/bench_backend.png`` (bar chart of ours / SEAL per op, log scale).
+
+Matched parameters: the same N, the same number and size of primes (ours: primes of
+30 bits for BGV/BFV; CKKS: 3 primes of 31 bits -- two base primes and the special prime
+-- plus 30-bit scaling primes; SEAL gets ``CoeffModulus.Create(N, same bit sizes)``,
+whose last prime is likewise its special prime), one thread.  SEAL has no BGV: our
+BGV is compared with SEAL's BFV (same ring, same primes, t = 65537), which is the
+scheme a SEAL user would run for exact integer arithmetic; BFV multiplication does
+more work than BGV's, so the mul ratio favours us.  OpenFHE (``openfhe``) ships
+wheels for Python 3.10 and 3.12 only; on other versions its column is empty and the
+CSV says why.  Timings: the median of ``reps`` runs after one warm-up.
+
+Known differences in what is timed: our ``decrypt`` also measures the noise (exact
+centered CRT of the phase); SEAL keeps CKKS ciphertexts in NTT form, so its CKKS
+mul_plain needs no transform while ours (coefficient form) does three per limb; the
+SEAL NTT figure is (forward + inverse of a whole ciphertext) / (4 * limbs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+from eqsat.backend.bgv import BGV
+from eqsat.backend.ckks import CKKS
+from eqsat.backend.params import HE_STANDARD, make_params
+
+OUT = Path(__file__).resolve().parent / "out"
+OPS = [
+    "ntt (one limb)",
+    "encrypt",
+    "add",
+    "mul_plain",
+    "mul+relinearize",
+    "rotate",
+    "modswitch/rescale",
+    "decrypt",
+]
+
+
+def timeit(fn: Callable[[], object], reps: int) -> float:
+    """Median wall time of fn() in microseconds (one warm-up call first)."""
+    fn()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e6
+
+
+def levels_for(n: int, scheme: str) -> int:
+    """As many 30-bit primes as 128-bit security allows at N."""
+    bound = HE_STANDARD[n][0]
+    if scheme == "bgv":
+        return bound // 30 - 2  # ciphertext primes = levels + 1, plus P
+    return (bound - 3 * 31) // 30
+
+
+def ours_bgv(n: int, reps: int) -> tuple[dict[str, float], list[int]]:
+    p = make_params("bgv", n, levels_for(n, "bgv"))
+    ev = BGV(p)
+    rng = np.random.default_rng(0)
+    row = [int(v) for v in rng.integers(0, p.t, n // 2)]
+    a, b = ev.encrypt(row), ev.encrypt(row)
+    pm = ev._centered(ev.encode(row))
+    prod = ev.relinearize(ev.mul(a, b))
+    ring = ev.ring(0)
+    limb = ring.from_signed(rng.integers(-5, 5, n))
+    res = {
+        "ntt (one limb)": timeit(lambda: ring.tab.forward(limb), reps * 4),
+        "encrypt": timeit(lambda: ev.encrypt(row), reps),
+        "add": timeit(lambda: ev.add(a, b), reps),
+        "mul_plain": timeit(lambda: ev._mul_const_poly(a, pm), reps),
+        "mul+relinearize": timeit(lambda: ev.relinearize(ev.mul(a, b)), reps),
+        "rotate": timeit(lambda: ev.rotate(a, 1), reps),
+        "modswitch/rescale": timeit(lambda: ev.modswitch(prod), reps),
+        "decrypt": timeit(lambda: ev.decrypt(a), max(3, reps // 3)),
+    }
+    return res, [30] * (len(p.moduli) + 1)
+
+
+def ours_ckks(n: int, reps: int) -> tuple[dict[str, float], list[int]]:
+    p = make_params("ckks", n, levels_for(n, "ckks"))
+    ev = CKKS(p)
+    rng = np.random.default_rng(0)
+    row = list(rng.uniform(-1, 1, n // 2))
+    a, b = ev.encrypt(row), ev.encrypt(row)
+    pm = ev.encode(row, ev.canonical_scale(a.level))
+    prod = ev.relinearize(ev.mul(a, b))
+    res = {
+        "encrypt": timeit(lambda: ev.encrypt(row), reps),
+        "add": timeit(lambda: ev.add(a, b), reps),
+        "mul_plain": timeit(lambda: ev._mul_const_poly(a, pm), reps),
+        "mul+relinearize": timeit(lambda: ev.relinearize(ev.mul(a, b)), reps),
+        "rotate": timeit(lambda: ev.rotate(a, 1), reps),
+        "modswitch/rescale": timeit(lambda: ev.rescale(prod), reps),
+        "decrypt": timeit(lambda: ev.decrypt(a), max(3, reps // 3)),
+    }
+    bits = [31, 31] + [30] * (len(p.moduli) - 2) + [31]
+    return res, bits
+
+
+def seal(n: int, scheme: str, bits: list[int], reps: int) -> dict[str, float]:
+    import tenseal.sealapi as s
+
+    parms = s.EncryptionParameters(s.SCHEME_TYPE.BFV if scheme == "bgv" else s.SCHEME_TYPE.CKKS)
+    parms.set_poly_modulus_degree(n)
+    parms.set_coeff_modulus(s.CoeffModulus.Create(n, bits))
+    if scheme == "bgv":
+        parms.set_plain_modulus(65537)
+    ctx = s.SEALContext(parms, True, s.SEC_LEVEL_TYPE.TC128)
+    keygen = s.KeyGenerator(ctx)
+    pk, rk, gk = s.PublicKey(), s.RelinKeys(), s.GaloisKeys()
+    keygen.create_public_key(pk)
+    keygen.create_relin_keys(rk)
+    keygen.create_galois_keys(gk)
+    enc, dec = s.Encryptor(ctx, pk), s.Decryptor(ctx, keygen.secret_key())
+    ev = s.Evaluator(ctx)
+    rng = np.random.default_rng(0)
+    pt = s.Plaintext()
+    if scheme == "bgv":
+        encoder: object = s.BatchEncoder(ctx)
+        vals = [int(v) for v in rng.integers(0, 65537, n)]
+        encoder.encode(vals, pt)  # type: ignore[attr-defined]
+    else:
+        encoder = s.CKKSEncoder(ctx)
+        vals_f = [float(v) for v in rng.uniform(-1, 1, n // 2)]
+        encoder.encode(vals_f, ctx.first_parms_id(), 2.0**30, pt)  # type: ignore[attr-defined]
+    a, b, out = s.Ciphertext(ctx), s.Ciphertext(ctx), s.Ciphertext(ctx)
+    enc.encrypt(pt, a)
+    enc.encrypt(pt, b)
+    prod = s.Ciphertext(ctx)
+    ev.multiply(a, b, prod)
+    ev.relinearize_inplace(prod, rk)
+    outp = s.Plaintext()
+
+    def mulrelin() -> None:
+        ev.multiply(a, b, out)
+        ev.relinearize_inplace(out, rk)
+
+    def rotate() -> None:
+        if scheme == "bgv":
+            ev.rotate_rows(a, 1, gk, out)
+        else:
+            ev.rotate_vector(a, 1, gk, out)
+
+    def switch() -> None:
+        if scheme == "bgv":
+            ev.mod_switch_to_next(prod, out)
+        else:
+            ev.rescale_to_next(prod, out)
+
+    res = {
+        "encrypt": timeit(lambda: enc.encrypt(pt, out), reps),
+        "add": timeit(lambda: ev.add(a, b, out), reps),
+        "mul_plain": timeit(lambda: ev.multiply_plain(a, pt, out), reps),
+        "mul+relinearize": timeit(mulrelin, reps),
+        "rotate": timeit(rotate, reps),
+        "modswitch/rescale": timeit(switch, reps),
+        "decrypt": timeit(lambda: dec.decrypt(a, outp), reps),
+    }
+    if scheme == "bgv":
+        limbs = len(bits) - 1
+        c = s.Ciphertext(ctx)
+        enc.encrypt(pt, c)
+
+        def ntt_roundtrip() -> None:
+            ev.transform_to_ntt_inplace(c)
+            ev.transform_from_ntt_inplace(c)
+
+        # forward + inverse on 2 polynomials x limbs: per forward NTT of one limb ~ /(4*limbs)
+        res["ntt (one limb)"] = timeit(ntt_roundtrip, reps * 4) / (4 * limbs)
+    return res
+
+
+def openfhe_status() -> str:
+    try:
+        import openfhe  # noqa: F401
+    except ImportError:
+        ver = f"{sys.version_info.major}.{sys.version_info.minor}"
+        return f"openfhe unavailable for Python {ver} (its wheels: 3.10, 3.12)"
+    return "openfhe importable (not timed by this script)"
+
+
+def galois_ntt_us(n: int, reps: int) -> float:
+    import galois
+
+    from eqsat.backend.params import ntt_primes
+
+    q = ntt_primes(n, 30, 1)[0]
+    x = np.random.default_rng(0).integers(0, q, n)
+    return timeit(lambda: galois.ntt(x, modulus=q), max(3, reps // 2))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[8192, 16384])
+    ap.add_argument("--reps", type=int, default=15)
+    args = ap.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, object]] = []
+    status = openfhe_status()
+    print(status)
+    for n in args.sizes:
+        for scheme, ours_fn in (("bgv", ours_bgv), ("ckks", ours_ckks)):
+            ours, bits = ours_fn(n, args.reps)
+            theirs = seal(n, scheme, bits, args.reps)
+            if scheme == "bgv":
+                ours["ntt (one limb, galois)"] = galois_ntt_us(n, args.reps)
+            for op in [*OPS, "ntt (one limb, galois)"]:
+                if op not in ours:
+                    continue
+                o, t = ours[op], theirs.get(op)
+                row = {
+                    "N": n,
+                    "primes": "+".join(map(str, bits)),
+                    "ours": scheme.upper(),
+                    "seal": "BFV" if scheme == "bgv" else "CKKS",
+                    "op": op,
+                    "ours_us": round(o, 1),
+                    "seal_us": None if t is None else round(t, 1),
+                    "ratio": None if t is None else round(o / t, 2),
+                    "openfhe_us": None,
+                    "note": status if op == "encrypt" else "",
+                }
+                rows.append(row)
+                print(
+                    f"N={n:6d} {scheme:4s} {op:24s} ours {o:10.1f} us   seal {t or float('nan'):10.1f} us"
+                )
+    path = OUT / "bench_backend.csv"
+    with path.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    plot(rows, OUT / "bench_backend.png")
+    print(f"wrote {path} and {OUT / 'bench_backend.png'}")
+    return 0
+
+
+def plot(rows: list[dict[str, object]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    series = sorted({(int(r["N"]), str(r["ours"])) for r in rows if r["ratio"] is not None})  # type: ignore[call-overload]
+    fig, ax = plt.subplots(figsize=(11, 4.8))
+    width = 0.8 / max(1, len(series))
+    for k, (n, sch) in enumerate(series):
+        ys = []
+        for op in OPS:
+            match = [r for r in rows if r["N"] == n and r["ours"] == sch and r["op"] == op]
+            ys.append(float(match[0]["ratio"]) if match and match[0]["ratio"] is not None else np.nan)  # type: ignore[arg-type]
+        ax.bar(np.arange(len(OPS)) + k * width, ys, width, label=f"{sch} N={n}")
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.axhline(2.0, color="r", lw=0.8, ls="--", label="goal: 2x SEAL")
+    ax.set_yscale("log")
+    ax.set_xticks(np.arange(len(OPS)) + 0.4 - width / 2)
+    ax.set_xticklabels(OPS, rotation=20, ha="right")
+    ax.set_ylabel("our time / SEAL time (log)")
+    ax.set_title("eqsat.backend vs SEAL (TenSEAL sealapi), matched N and primes, one thread")
+    ax.legend(fontsize=8, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+%c1 = arith.constant 1 : index

@@ -1,0 +1,3 @@
+func.func @f() -> i16 {
+  %0 = arith.constant 1 : i16 ÿþ
+}

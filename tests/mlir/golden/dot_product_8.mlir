@@ -1,0 +1,44 @@
+func.func @dot_product(%arg0: tensor<8xi16>, %arg1: tensor<8xi16>) -> i16 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %c0_i16 = arith.constant 0 : i16
+  %0 = tensor.extract %arg0[%c0] : tensor<8xi16>
+  %1 = tensor.extract %arg1[%c0] : tensor<8xi16>
+  %2 = arith.muli %0, %1 : i16
+  %3 = arith.addi %c0_i16, %2 : i16
+  %4 = tensor.extract %arg0[%c1] : tensor<8xi16>
+  %5 = tensor.extract %arg1[%c1] : tensor<8xi16>
+  %6 = arith.muli %4, %5 : i16
+  %7 = arith.addi %3, %6 : i16
+  %8 = tensor.extract %arg0[%c2] : tensor<8xi16>
+  %9 = tensor.extract %arg1[%c2] : tensor<8xi16>
+  %10 = arith.muli %8, %9 : i16
+  %11 = arith.addi %7, %10 : i16
+  %12 = tensor.extract %arg0[%c3] : tensor<8xi16>
+  %13 = tensor.extract %arg1[%c3] : tensor<8xi16>
+  %14 = arith.muli %12, %13 : i16
+  %15 = arith.addi %11, %14 : i16
+  %16 = tensor.extract %arg0[%c4] : tensor<8xi16>
+  %17 = tensor.extract %arg1[%c4] : tensor<8xi16>
+  %18 = arith.muli %16, %17 : i16
+  %19 = arith.addi %15, %18 : i16
+  %20 = tensor.extract %arg0[%c5] : tensor<8xi16>
+  %21 = tensor.extract %arg1[%c5] : tensor<8xi16>
+  %22 = arith.muli %20, %21 : i16
+  %23 = arith.addi %19, %22 : i16
+  %24 = tensor.extract %arg0[%c6] : tensor<8xi16>
+  %25 = tensor.extract %arg1[%c6] : tensor<8xi16>
+  %26 = arith.muli %24, %25 : i16
+  %27 = arith.addi %23, %26 : i16
+  %28 = tensor.extract %arg0[%c7] : tensor<8xi16>
+  %29 = tensor.extract %arg1[%c7] : tensor<8xi16>
+  %30 = arith.muli %28, %29 : i16
+  %31 = arith.addi %27, %30 : i16
+  return %31 : i16
+}

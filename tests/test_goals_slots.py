@@ -1,0 +1,111 @@
+"""Goal tests for the slot rewrites (issue 3): op counts after optimization."""
+
+from __future__ import annotations
+
+import pytest
+from goals import assert_optimizes
+
+from eqsat.ir import Builder, Program, Type
+
+
+def vec(n: int, *names: str) -> tuple[Builder, list[int]]:
+    b = Builder("f")
+    return b, [b.arg(nm, Type((n,), "i16", True)) for nm in names]
+
+
+def full_sum(b: Builder, x: int, n: int, lo: int = 0, hi: int | None = None, step: int = 1) -> int:
+    acc = b.extract(x, lo)
+    for i in range(lo + step, n if hi is None else hi, step):
+        acc = b.add(acc, b.extract(x, i))
+    return acc
+
+
+def test_sum_of_8_is_3_rotations() -> None:
+    assert_optimizes("sum_8.mlir", rotate=3, add=3, extract=0)
+
+
+def test_sum_loop_16_is_4_rotations() -> None:
+    assert_optimizes("sum_loop.mlir", rotate=4, extract=0)
+
+
+def test_secret_generic_sum() -> None:
+    assert_optimizes("secret_generic_sum.mlir", rotate=3, extract=0)
+
+
+def test_dot_product_8_is_1_mul_3_rotations() -> None:
+    assert_optimizes("dot_product_8.mlir", mul=1, rotate=3, extract=0)
+
+
+def test_hamming_64_is_1_mul_6_rotations() -> None:
+    b, (x, y) = vec(64, "x", "y")
+    acc = None
+    for i in range(64):
+        d = b.sub(b.extract(x, i), b.extract(y, i))
+        sq = b.mul(d, d)
+        acc = sq if acc is None else b.add(acc, sq)
+    assert_optimizes(b.finish([acc]), mul=1, rotate=6, extract=0)
+
+
+def test_two_4_slot_sums_2_rotations_each() -> None:
+    b, (x, y) = vec(4, "x", "y")
+    assert_optimizes(b.finish([full_sum(b, x, 4), full_sum(b, y, 4)]), rotate=4, extract=0)
+
+
+def test_collapse_insertion_chain_is_one_rotation() -> None:
+    assert_optimizes("collapse_chain_16.mlir", rotate=1, insert=0, extract=0)
+
+
+def test_chain_built_with_from_elements_collapses() -> None:
+    b, (x,) = vec(8, "x")
+    elems = [b.extract(x, (i + 3) % 8) for i in range(8)]
+    assert_optimizes(b.finish([b.from_elements(elems, Type((8,), "i16", True))]), rotate=1, insert=0)
+
+
+def test_partial_chain_is_rotation_and_mask() -> None:
+    b, (x,) = vec(8, "x")
+    v = b.empty(Type((8,), "i16", False))
+    for i in range(4):  # slots 0..3 from x[2..5]; slots 4..7 stay zero
+        v = b.insert(b.extract(x, i + 2), v, i)
+    assert_optimizes(b.finish([v]), rotate=1, mul_plain=1, insert=0)
+
+
+def test_partial_sum_of_contiguous_slots() -> None:
+    b, (x,) = vec(16, "x")
+    # slots 4..7: a shifted window of 4, two log steps plus reading slot 4
+    res = assert_optimizes(b.finish([full_sum(b, x, 16, 4, 8)]), at_most={"rotate": 3, "extract": 1}, add=2)
+    ops = res.report["after"]["ops"]
+    assert ops.get("rotate", 0) + ops.get("extract", 0) == 3
+
+
+def test_product_reduction_8() -> None:
+    b, (x,) = vec(8, "x")
+    acc = b.extract(x, 0)
+    for i in range(1, 8):
+        acc = b.mul(acc, b.extract(x, i))
+    assert_optimizes(b.finish([acc]), rotate=3, mul=3, extract=0)
+
+
+def test_elementwise_polynomial_has_no_rotations() -> None:
+    b, (x,) = vec(64, "x")
+    three = b.const(3, Type((64,), "i16", False))
+    p = b.add(b.mul(b.mul(x, x), three), x)
+    assert_optimizes(b.finish([p]), rotate=0, mul=1)
+
+
+def test_not_supported_mixed_indices_stays_correct() -> None:
+    # x[0] * y[1] + x[1] * y[0]: no common slot structure; must optimize correctly, never wrongly
+    b, (x, y) = vec(4, "x", "y")
+    r = b.add(b.mul(b.extract(x, 0), b.extract(y, 1)), b.mul(b.extract(x, 1), b.extract(y, 0)))
+    assert_optimizes(b.finish([r]))
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_rotation_algebra_composes(k: int) -> None:
+    b, (x,) = vec(8, "x")
+    r = b.rotate(b.rotate(x, k), 8 - k)  # a full turn: the identity
+    s = b.add(b.rotate(x, 2), b.rotate(b.rotate(x, 1), 1))  # rot(x, 2) twice: 2x rot(x, 2)
+    assert_optimizes(b.finish([r, s]), at_most={"rotate": 1})
+
+
+def _program(prog: Program) -> Program:
+    return prog

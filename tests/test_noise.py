@@ -1,0 +1,161 @@
+"""The noisy model, its checker, greedy and ILP reduce_noise placement, joint extraction."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from eqsat.rules import resolve
+
+from eqsat import noise
+from eqsat.cost import table
+from eqsat.egraph import Limits, Session
+from eqsat.extract import EGraphView
+from eqsat.extract_ilp import extract_noisy, place_noisy_ilp, solve_placement
+from eqsat.interp import evaluate, random_inputs, results_equal
+from eqsat.ir import Builder, Program, Type, op_counts
+from eqsat.mlir import parse_mlir
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+I5 = Type((), "i5", False)
+
+
+def load_experiment(name: str) -> ModuleType:
+    path = EXAMPLES.parent / "experiments" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_exp_{name}", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def load(name: str) -> Program:
+    path = EXAMPLES / name
+    return parse_mlir(path.read_text(), str(path))[0]
+
+
+def same_values(a: Program, b: Program) -> bool:
+    for seed in range(2):
+        inputs = random_inputs(a, seed)
+        if not results_equal(evaluate(a, inputs, 65537), evaluate(b, inputs, 65537), 65537):
+            return False
+    return True
+
+
+def joint(
+    prog: Program, time_limit: float = 20.0, rules: str | None = "ring"
+) -> tuple[Program, dict[str, object]]:
+    s = Session(prog)
+    s.saturate([f.ruleset for f in resolve(rules)], Limits(iterations=8, nodes=20_000, time_s=10.0))
+    g = EGraphView(s.serialize())
+    return extract_noisy(g, [g.root(k) for k in s.roots], prog, table("noisy"), time_limit=time_limit)
+
+
+def test_model_numbers() -> None:
+    b = Builder("m", style="noisy")
+    x = b.unary("encode", b.const(3, I5))
+    y = b.unary("encode", b.const(4, I5))
+    xy = b.mul(x, y)  # 24
+    s = b.add(xy, x)  # 25
+    c = b.mul(b.const(2, I5), b.const(3, I5))  # folded plaintext 6 -> 3 bits
+    sc = b.mul(x, c)  # 15
+    n = b.neg(sc)  # 15
+    prog = b.finish([b.unary("decode", s), b.unary("decode", n)])
+    rep = noise.analyze(prog)
+    assert (rep.bits[xy], rep.bits[s], rep.bits[sc], rep.bits[n]) == (24, 25, 15, 15)
+    assert rep.legal and rep.max_bits == 25
+
+
+def test_article_squarings_exactly_three() -> None:
+    prog = load("noisy_squarings.mlir")
+    assert not noise.analyze(prog).legal
+    with pytest.raises(noise.NoiseError):
+        noise.check(prog)
+    out, info = solve_placement(prog)
+    assert info["status"] == "optimal"
+    assert noise.count_reduce(out) == 3
+    assert noise.analyze(out).legal
+    # every multiplication but the last is followed by reduce_noise
+    muls = [i for i in out.live() if out.nodes[i].op == "mul"]
+    reduced = {out.nodes[i].args[0] for i in out.live() if out.nodes[i].op == "reduce_noise"}
+    assert reduced == set(muls[:-1])
+    assert same_values(prog, out)
+
+
+def test_article_branching_exactly_one_after_mul() -> None:
+    prog = load("noisy_branching.mlir")
+    out = place_noisy_ilp(prog)
+    reds = [i for i in out.live() if out.nodes[i].op == "reduce_noise"]
+    assert len(reds) == 1
+    assert out.nodes[out.nodes[reds[0]].args[0]].op == "mul"
+    assert noise.analyze(out).legal
+    # the greedy baseline pays one per branch
+    assert noise.count_reduce(noise.place_greedy(prog)) == 2
+    assert same_values(prog, out)
+
+
+@pytest.mark.parametrize("name,at_most", [("noisy_squarings.mlir", 3), ("noisy_branching.mlir", 1)])
+def test_joint_extraction_on_article_examples(name: str, at_most: int) -> None:
+    prog = load(name)
+    out, info = joint(prog)
+    assert info["status"] == "optimal"
+    assert noise.count_reduce(out) <= at_most
+    assert noise.analyze(out).legal
+    assert same_values(prog, out)
+
+
+def test_infeasible_program_says_so() -> None:
+    b = Builder("big", style="noisy")
+    x = b.unary("encode", b.const(3, I5))
+    y = b.mul(x, b.const(1 << 20, Type((), "i32", False)))  # 12 + 20 bits: nothing fits
+    prog = b.finish([b.unary("decode", y)])
+    with pytest.raises(noise.NoiseError):
+        place_noisy_ilp(prog)
+    with pytest.raises(noise.NoiseError):
+        noise.place_greedy(prog)
+
+
+def _compare(n_ops: int, seed: int) -> None:
+    prog = noise.random_program(n_ops, seed)
+    greedy = noise.place_greedy(prog)
+    ilp, info = solve_placement(prog, time_limit=30.0)
+    assert info["status"] == "optimal"
+    both, jinfo = joint(prog, time_limit=30.0)
+    for p in (greedy, ilp, both):
+        assert noise.analyze(p).legal
+        assert same_values(prog, p)
+    costs = table("noisy")
+    assert noise.count_reduce(ilp) <= noise.count_reduce(greedy)
+    if jinfo["status"] == "optimal":
+        # the original program is in the e-graph: the joint optimum is never costlier
+        assert costs.total(op_counts(both)) <= costs.total(op_counts(ilp)) + 1e-9
+        assert noise.count_reduce(both) <= noise.count_reduce(ilp)
+
+
+@pytest.mark.parametrize("n_ops,seed", [(50, 0), (50, 1), (80, 2)])
+def test_random_programs_small(n_ops: int, seed: int) -> None:
+    _compare(n_ops, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_ops,seed", [(200, 0), (500, 1)])
+def test_random_programs_large(n_ops: int, seed: int) -> None:
+    _compare(n_ops, seed)
+
+
+def test_random_program_is_seeded() -> None:
+    a, b = noise.random_program(60, 7), noise.random_program(60, 7)
+    assert a.nodes == b.nodes and a.results == b.results
+    assert noise.random_program(60, 8).nodes != a.nodes
+    assert not noise.analyze(a).legal  # it needs placement at all
+
+
+def test_noise_placement_experiment_runs_tiny(tmp_path: Path) -> None:
+    mod = load_experiment("noise_placement")
+    assert mod.main(["--sizes", "20,30", "--seeds", "1", "--out", str(tmp_path), "--time-limit", "5"]) == 0
+    rows = (tmp_path / "noise_placement.csv").read_text().strip().splitlines()
+    assert rows[0].startswith("n_ops,seed")
+    assert len(rows) == 3
+    assert (tmp_path / "noise_placement.png").exists()
