@@ -1,1 +1,48 @@
-"""eqsat-fhe: an equality-saturation optimizer for FHE circuits."""
+"""eqsat-fhe: an equality-saturation optimizer for FHE circuits.
+
+The public API: ``program``/``trace`` (build programs from Python functions),
+``secret_vector``/``secret_scalar`` (argument types), ``rotate``/``vector`` (slot ops),
+``parse_mlir``/``print_mlir`` (MLIR text), ``optimize`` (the optimizer; returns an
+``OptimizeResult`` with ``.program``, ``.report`` and ``.to_mlir()``), ``Limits``, and
+``run`` (execute a program encrypted with BGV or CKKS).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .api import program, rotate, secret_scalar, secret_vector, trace, vector
+from .egraph import Limits, StopReason
+from .ir import Program
+
+
+def optimize(prog: Program, scheme: str = "bgv", **kwargs: Any) -> Any:
+    """Optimize ``prog`` (see ``eqsat.pipeline.optimize`` for the keyword arguments)."""
+    from .pipeline import optimize as _optimize
+
+    return _optimize(prog, scheme, **kwargs)
+
+
+def parse_mlir(text: str | bytes, path: str = "<input>") -> list[Program]:
+    from .mlir import parse_mlir as _parse
+
+    return _parse(text, path)
+
+
+def print_mlir(prog: Program | list[Program]) -> str:
+    from .mlir import print_mlir as _print
+
+    return _print(prog)
+
+
+def run(prog: Program, inputs: dict[str, object], scheme: str = "bgv", **kwargs: Any) -> dict[str, object]:
+    """Run ``prog`` encrypted; returns the ``eqsat run --json`` report."""
+    from .backend.executor import run_program
+
+    return run_program(prog, inputs, scheme, **kwargs)
+
+
+__all__ = [
+    "Limits", "Program", "StopReason", "optimize", "parse_mlir", "print_mlir", "program", "rotate", "run",
+    "secret_scalar", "secret_vector", "trace", "vector",
+]

@@ -42,7 +42,9 @@ def _read_program(path: str, func: str | None) -> Program:
         return chosen[0]
     if len(progs) != 1:
         names = ", ".join(q.name for q in progs)
-        raise UsageError(f"{path}:1:1: error: the file defines {len(progs)} functions ({names}); choose one with --func")
+        raise UsageError(
+            f"{path}:1:1: error: the file defines {len(progs)} functions ({names}); choose one with --func"
+        )
     return progs[0]
 
 
@@ -65,12 +67,18 @@ def _costs(args: argparse.Namespace) -> dict[str, object] | None:
 
 
 def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from .optimize import InfeasibleError, optimize
+    from .pipeline import InfeasibleError, optimize
 
     prog = _read_program(args.input, args.func)
     try:
-        return optimize(prog, scheme=args.scheme, costs=_costs(args), rules=args.rules, limits=_limits(args),
-                        extraction=args.extraction)
+        return optimize(
+            prog,
+            scheme=args.scheme,
+            costs=_costs(args),
+            rules=args.rules,
+            limits=_limits(args),
+            extraction=args.extraction,
+        )
     except (CostError, KeyError) as e:
         raise UsageError(f"{args.input}:1:1: error: {e.args[0] if e.args else e}") from None
     except InfeasibleError as e:
@@ -94,10 +102,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     rep = res.report
     before, after = rep["before"], rep["after"]
     ops = sorted(set(before["ops"]) | set(after["ops"]))  # type: ignore[index]
-    lines = [f"{args.input}: scheme {args.scheme}, stop reason: {rep['stop_reason']}",
-             f"e-graph: {rep['egraph']['nodes']} nodes, {rep['egraph']['classes']} classes, "  # type: ignore[index]
-             f"{rep['egraph']['iterations']} iterations, {rep['time_s']} s",  # type: ignore[index]
-             "", f"{'op':<14}{'before':>8}{'after':>8}"]
+    lines = [
+        f"{args.input}: scheme {args.scheme}, stop reason: {rep['stop_reason']}",
+        f"e-graph: {rep['egraph']['nodes']} nodes, {rep['egraph']['classes']} classes, "  # type: ignore[index]
+        f"{rep['egraph']['iterations']} iterations, {rep['time_s']} s",  # type: ignore[index]
+        "",
+        f"{'op':<14}{'before':>8}{'after':>8}",
+    ]
     for o in ops:
         lines.append(f"{o:<14}{before['ops'].get(o, 0):>8}{after['ops'].get(o, 0):>8}")  # type: ignore[index]
     lines.append(f"{'depth':<14}{before['depth']:>8}{after['depth']:>8}")  # type: ignore[index]
@@ -163,8 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--node-limit", type=int, dest="node_limit")
         p.add_argument("--time-limit", type=float, dest="time_limit")
         p.add_argument("--iteration-limit", type=int, dest="iteration_limit")
-        p.add_argument("--extraction", choices=("auto", "greedy", "ilp"), default="auto",
-                       help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)")
+        p.add_argument(
+            "--extraction",
+            choices=("auto", "greedy", "ilp"),
+            default="auto",
+            help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)",
+        )
         p.add_argument("--json", action="store_true", help="print the JSON report")
         p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
     p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext")

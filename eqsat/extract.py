@@ -53,7 +53,7 @@ class EGraphView:
         for node in raw_nodes.values():
             op = str(node["op"])
             if op == "Root":
-                k = int(raw_nodes[node["children"][0]]["op"])  # type: ignore[index]
+                k = int(str(raw_nodes[node["children"][0]]["op"]))  # type: ignore[index]
                 self.roots[k] = class_ids.setdefault(str(node["eclass"]), len(class_ids))
                 continue
             if op not in CONCRETE_OPS and op not in SUMMARY_OPS:

@@ -26,51 +26,48 @@ import inspect
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from egglog import Fact, PyObject, Ruleset, String, eq, i64, ne, rule, ruleset, union, var
 from egglog.builtins import count_matches
 
 from . import term
 
-SORTS = {
-    "T": term.T, "S": term.T, "int": i64, "n": i64, "poly": String, "set": String, "dense": String, "name": String,
+SORTS: dict[str, Any] = {
+    "T": term.T,
+    "S": term.T,
+    "int": i64,
+    "n": i64,
+    "poly": String,
+    "set": String,
+    "dense": String,
+    "name": String,
 }
 
 
-class Term:
-    """Annotation: a term variable (tests sample an n-slot vector)."""
+# Annotation markers for rule parameters.  Rule modules use postponed annotations, so a
+# marker is read by its *name*; for type checkers every marker is ``Any`` (a pattern
+# variable is an egglog expression in one language and a concrete value in the other).
+Term: TypeAlias = Any
+Scalar: TypeAlias = Any
+Int: TypeAlias = Any
+N: TypeAlias = Any
+Poly: TypeAlias = Any
+SetKey: TypeAlias = Any
+DenseKey: TypeAlias = Any
+Name: TypeAlias = Any
 
 
-class Scalar:
-    """Annotation: a one-slot term variable."""
-
-
-class Int:
-    """Annotation: an i64 variable."""
-
-
-class N:
-    """Annotation: the slot count."""
-
-
-class Poly:
-    """Annotation: a rotation-polynomial key (String)."""
-
-
-class SetKey:
-    """Annotation: a slot-set key (String)."""
-
-
-class DenseKey:
-    """Annotation: a dense-constant key (String)."""
-
-
-class Name:
-    """Annotation: an input's name (String)."""
-
-
-MARKERS = {"Name": "name", "Term": "T", "Scalar": "S", "Int": "int", "N": "n", "Poly": "poly", "SetKey": "set", "DenseKey": "dense"}
+MARKERS = {
+    "Name": "name",
+    "Term": "T",
+    "Scalar": "S",
+    "Int": "int",
+    "N": "n",
+    "Poly": "poly",
+    "SetKey": "set",
+    "DenseKey": "dense",
+}
 
 
 @dataclass(frozen=True)
@@ -135,7 +132,7 @@ class EggLang:
         return eq(a).to(b)
 
     @staticmethod
-    def ne(a: Any, b: Any) -> Fact:
+    def ne(a: Any, b: Any) -> Any:
         return ne(a).to(b)
 
     @staticmethod
@@ -196,7 +193,7 @@ def _unary(fn: Callable[..., int]) -> Callable[..., str]:
 
 
 def to_egglog(spec: RuleSpec) -> Any:
-    vs = {p: var(p, SORTS[s]) for p, s in spec.params.items()}
+    vs: dict[str, Any] = {p: var(p, SORTS[s]) for p, s in spec.params.items()}  # type: ignore[arg-type]
     out = spec.fn(EggLang, **vs)
     lhs, rhs, conds = out if len(out) == 3 else (*out, [])
     root = var("__root", term.T)
@@ -404,7 +401,7 @@ class SemLang:
         return tuple(v[(p + int(k)) % n] if p in chosen else 0 for p in range(n))
 
     @_lazy_method
-    def ChainElem(a: Vec, c: int, i: int, n: int) -> Vec:  # noqa: N802
+    def ChainElem(a: Vec, c: int, i: int, n: int) -> Vec:
         from .arith_oracles import elem_value
 
         if len(a) != n:
@@ -521,7 +518,9 @@ def check_sound(
         try:
             rhs_v = force(rhs)
         except Undefined as e:
-            raise AssertionError(f"rule {spec.name}: right side undefined ({e}) where the left is defined; env={env}") from e
+            raise AssertionError(
+                f"rule {spec.name}: right side undefined ({e}) where the left is defined; env={env}"
+            ) from e
         if lhs_v != rhs_v:
             raise AssertionError(f"rule {spec.name} is unsound: {lhs_v} != {rhs_v}; env={env}")
         checked += 1

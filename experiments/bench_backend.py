@@ -36,7 +36,6 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
-
 from eqsat.backend.bgv import BGV
 from eqsat.backend.ckks import CKKS
 from eqsat.backend.params import HE_STANDARD, make_params
@@ -201,7 +200,6 @@ def openfhe_status() -> str:
 
 def galois_ntt_us(n: int, reps: int) -> float:
     import galois
-
     from eqsat.backend.params import ntt_primes
 
     q = ntt_primes(n, 30, 1)[0]

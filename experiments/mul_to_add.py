@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 
 from eqsat.chains import brute_force_length, naf_chain, optimal_chain
 from eqsat.ir import Builder, Type
-from eqsat.optimize import optimize
+from eqsat.pipeline import optimize
 
 OUT = Path(__file__).resolve().parent / "out"
 

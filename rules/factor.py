@@ -38,7 +38,7 @@ def _orient(name: str, doc: str, build: Callable[..., Any], with_y: bool) -> Non
     names = ("a", "b", "c", "y") if with_y else ("a", "b", "c")
     sig = inspect.Signature(
         [inspect.Parameter("L", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Term) for p in names]
+        + [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="Term") for p in names]
     )
     for s1 in "lr":
         for s2 in "lr":

@@ -201,7 +201,11 @@ def _(L, v: Term, p: Poly, i: Int, n: N):
     (for linear forms inserted into a slot: shifted copies of one stencil share q)"""
     s = L.call_int(o.normal_shift, p, n)
     lin = L.LinRot(v, p, n)
-    return lin, L.Rot(L.LinRot(v, L.call(o.normal_core, p, n), n), s), [L.exists(L.Place(L.Ext(lin, 0), i, n)), L.ne(s, 0)]
+    return (
+        lin,
+        L.Rot(L.LinRot(v, L.call(o.normal_core, p, n), n), s),
+        [L.exists(L.Place(L.Ext(lin, 0), i, n)), L.ne(s, 0)],
+    )
 
 
 @r("lin-ext-normal")
@@ -225,21 +229,33 @@ def _(L, v: Term, p: Poly, k: Int, t: SetKey, n: N):
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (best factorization)"""
     f = L.call(o.factor_inner, p, n, 0)
-    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 0), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
+    return (
+        L.LinRot(v, p, n),
+        L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 0), n),
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
 
 
 @r("lin-factor-1")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (second factorization)"""
     f = L.call(o.factor_inner, p, n, 1)
-    return L.LinRot(v, p, n), L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 1), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
+    return (
+        L.LinRot(v, p, n),
+        L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 1), n),
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
 
 
 @r("lin-split")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, p + q) = LinRot(v, p) + LinRot(v, q)  (realization, small polynomials)"""
     a = L.call(o.half, p, n, 0)
-    return L.LinRot(v, p, n), L.Add(L.LinRot(v, a, n), L.LinRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")]
+    return (
+        L.LinRot(v, p, n),
+        L.Add(L.LinRot(v, a, n), L.LinRot(v, L.call(o.half, p, n, 1), n)),
+        [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
 
 
 @r("lin-mono")
@@ -318,21 +334,33 @@ def _(L, v: Term, p: Poly, k: Int, n: N):
 def _(L, v: Term, p: Poly, n: N):
     """ProdRot(v, A + B) = ProdRot(ProdRot(v, A), B)  (Minkowski sum of offset sets)"""
     f = L.call(o.ones_factor_inner, p, n, 0)
-    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 0), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
+    return (
+        L.ProdRot(v, p, n),
+        L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 0), n),
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
 
 
 @r("prod-factor-1")
 def _(L, v: Term, p: Poly, n: N):
     """ProdRot(v, A + B) = ProdRot(ProdRot(v, A), B)  (second factorization)"""
     f = L.call(o.ones_factor_inner, p, n, 1)
-    return L.ProdRot(v, p, n), L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 1), n), [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")]
+    return (
+        L.ProdRot(v, p, n),
+        L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 1), n),
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
 
 
 @r("prod-split")
 def _(L, v: Term, p: Poly, n: N):
     """ProdRot(v, P u Q) = ProdRot(v, P) * ProdRot(v, Q)  (realization)"""
     a = L.call(o.half, p, n, 0)
-    return L.ProdRot(v, p, n), L.Mul(L.ProdRot(v, a, n), L.ProdRot(v, L.call(o.half, p, n, 1), n)), [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")]
+    return (
+        L.ProdRot(v, p, n),
+        L.Mul(L.ProdRot(v, a, n), L.ProdRot(v, L.call(o.half, p, n, 1), n)),
+        [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
 
 
 @r("prod-mono")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
-from eqsat.optimize import OptimizeResult, optimize
+from eqsat.pipeline import OptimizeResult, optimize
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

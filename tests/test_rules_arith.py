@@ -1,6 +1,6 @@
 """Goal tests for the arithmetic families: mul-to-add, factor, depth, fold-real.
 
-Every test optimizes a program with ``eqsat.optimize.optimize`` and checks the op counts
+Every test optimizes a program with ``eqsat.pipeline.optimize`` and checks the op counts
 of the report (``report["after"]["ops"]``) and that the result computes the original's
 values (``eqsat.interp.evaluate``).  The full 2..1023 sweep and the 2,000-op runaway
 check are ``slow``.
@@ -19,7 +19,7 @@ from eqsat.chains import brute_force_length, optimal_chain
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
 from eqsat.mlir import parse_mlir
-from eqsat.optimize import optimize
+from eqsat.pipeline import optimize
 from eqsat.rulespec import RInt, check_sound
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from eqsat.rules import REGISTRY, SCHEDULES
+
 from eqsat.rulespec import check_sound
 
 ALL = [(fam.name, spec) for fam in REGISTRY.values() for spec in fam.specs]

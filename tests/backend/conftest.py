@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from eqsat.backend.params import Params, make_params
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from eqsat.backend import run_program
+
 from eqsat.interp import random_inputs
 from eqsat.ir import Program
 from eqsat.mlir import parse_mlir
@@ -67,7 +67,7 @@ def test_example_runs_encrypted(path: Path) -> None:
 @pytest.mark.parametrize("path", _params(fast=FAST_OPT))
 def test_optimized_example_runs_encrypted(path: Path) -> None:
     from eqsat.egraph import Limits
-    from eqsat.optimize import optimize
+    from eqsat.pipeline import optimize
 
     for prog in _programs(path):
         opt = optimize(prog, scheme="bgv", limits=Limits(iterations=8, nodes=20000, time_s=5.0)).program

@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 import pytest
-
 from eqsat.backend import BackendError, choose_params, run_program
 from eqsat.backend.params import make_params
+
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
 from eqsat.noise_he import predict_bgv, predict_ckks
