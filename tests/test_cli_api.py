@@ -61,7 +61,7 @@ def test_noisy_article_counts(capsys) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("bad", sorted(p.name for p in BAD.iterdir()))
 def test_bad_input_is_one_located_line_exit_2(capsys, bad: str) -> None:  # type: ignore[no-untyped-def]
-    code, out, err = run_cli(capsys, "optimize", str(BAD / bad))
+    code, _out, err = run_cli(capsys, "optimize", str(BAD / bad))
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(str(BAD / bad) + ":")
