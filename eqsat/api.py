@@ -136,10 +136,12 @@ def trace(fn: Callable[..., object], args: dict[str, ArgSpec], name: str | None 
         raise TypeError(f"no type given for argument(s) {', '.join(missing)} of {fn.__name__}")
     vals = {p: Value(b, b.arg(p, args[p].type)) for p in params}
     out = fn(**vals)
-    outs = list(out) if isinstance(out, tuple | list) else [out]
-    for o in outs:
+    raw = list(out) if isinstance(out, tuple | list) else [out]
+    outs: list[Value] = []
+    for o in raw:
         if not isinstance(o, Value):
             raise TypeError(f"{fn.__name__} must return traced values, not {type(o).__name__}")
+        outs.append(o)
     return b.finish([o.id for o in outs])
 
 

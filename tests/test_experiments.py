@@ -1,0 +1,25 @@
+"""Every experiment script runs at a tiny size and writes its CSV and PNG."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(name: str):  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / f"{name}.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_scaling_tiny(tmp_path: Path) -> None:
+    rows = load("scaling").main(["--sum-sizes", "8,16", "--blur-widths", "4", "--out", str(tmp_path)])
+    assert [r["rotations_after"] for r in rows[:2]] == [3, 4]
+    with open(tmp_path / "scaling.csv") as f:
+        assert len(list(csv.DictReader(f))) == 3
+    assert (tmp_path / "scaling.png").stat().st_size > 0
