@@ -152,6 +152,16 @@ def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
     )
 
 
+@r("rot-align-add")
+def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
+    """rot(a, j) + rot(b, k) = rot(a + rot(b, k - j), j)  for different bases (one base: LinRot)"""
+    return (
+        L.Add(L.Rot(a, j), L.Rot(b, k)),
+        L.Rot(L.Add(a, L.Rot(b, L.mod(k - j, n))), j),
+        [L.eq(L.slots(a), n), L.ne(j, k), L.ne(a, b)],
+    )
+
+
 # -- linear combinations of rotations (rotate-and-reduce, stencils) --------------------------
 @r("lin-lift")
 def _(L, v: Term, k: Int, n: N):

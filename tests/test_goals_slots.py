@@ -109,3 +109,9 @@ def test_rotation_algebra_composes(k: int) -> None:
 
 def _program(prog: Program) -> Program:
     return prog
+
+
+def test_roberts_cross_vectorizes() -> None:
+    # target (issue 3): 3 rotations, 2 muls; reached today: rotations of two bases aligned
+    # by rot-align-add, with a few edge slots still gathered separately
+    assert_optimizes("roberts_cross_16x16.mlir", at_most={"rotate": 8, "mul": 4, "insert": 4, "extract": 4})

@@ -115,9 +115,35 @@ def decode_input(data: str | bytes, path: str) -> str:
     return text
 
 
+def check_string_literals(text: str, path: str) -> None:
+    """Reject a string literal left open at the end of its line (MLIR strings never span lines).
+
+    xDSL 0.74's string-literal regex nests quantifiers, so an unterminated string such as
+    ``func.func$"abc...`` makes its lexer backtrack exponentially (a hang, found by the
+    fuzz test); this linear scan answers with a located error first.
+    """
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        i, start, in_str = 0, 0, False
+        while i < len(line):
+            ch = line[i]
+            if in_str:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str, start = True, i
+            elif line.startswith("//", i):
+                break
+            i += 1
+        if in_str:
+            raise MLIRError(path, lineno, start + 1, "unterminated string literal")
+
+
 def parse_module(data: str | bytes, path: str) -> ParsedModule:
     """Parse and verify ``data``; see the module docstring."""
     text = decode_input(data, path)
+    check_string_literals(text, path)
     parser = _LocatingParser(text, path)
     try:
         module = parser.parse_module()

@@ -15,6 +15,7 @@ from eqsat.mlir import MLIRError, parse_mlir
 # file -> (line, col, a fragment of the message)
 CASES: dict[str, tuple[int, int, str]] = {
     "unknown_op.mlir": (3, 8, "unknown operation 'foo.frobnicate'"),
+    "unterminated_string.mlir": (2, 8, "unterminated string literal"),
     "unsupported_type.mlir": (3, 8, "unknown operation 'memref.load'"),
     "unsupported_op.mlir": (3, 8, "'arith.divsi' is only supported on index values"),
     "loop_body_unsupported.mlir": (3, 10, "'arith.divui'"),
@@ -85,6 +86,12 @@ def test_random_bytes_raise_only_mlir_errors(data: bytes) -> None:
     _only_mlir_errors(data)
 
 
+def test_unterminated_string_after_dollar_does_not_hang() -> None:
+    text = SEED_TEXT[:172] + '$"' + SEED_TEXT[195:]
+    with pytest.raises(MLIRError, match="unterminated string literal"):
+        parse_mlir(text, "fuzz.mlir")
+
+
 SEED_TEXT = (EXAMPLES / "secret_generic_sum.mlir").read_text() + (
     EXAMPLES / "noisy_branching.mlir"
 ).read_text()
@@ -93,4 +100,5 @@ SEED_TEXT = (EXAMPLES / "secret_generic_sum.mlir").read_text() + (
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(SEED_TEXT) - 1), st.integers(0, 40), st.text(max_size=6))
 def test_mutated_examples_raise_only_mlir_errors(at: int, cut: int, insert: str) -> None:
+    # this test found xDSL's exponential string-literal regex (see front.check_string_literals)
     _only_mlir_errors(SEED_TEXT[:at] + insert + SEED_TEXT[at + cut :])

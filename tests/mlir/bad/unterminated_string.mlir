@@ -1,0 +1,3 @@
+func.func @f(%a: i16) -> i16 {
+  %0 = "foo$ bar
+}
