@@ -276,6 +276,9 @@ def _is_zero(prog: Program, i: int) -> bool:
     return n.op == "empty" or (n.op == "const" and not isinstance(n.attrs[0], tuple) and n.attrs[0] == 0)
 
 
+LOAD_CHUNK = 256
+
+
 class Session:
     """One program in one e-graph."""
 
@@ -285,9 +288,11 @@ class Session:
         term.declare(self.egraph)
         loader = Loader(prog)
         self.roots = loader.load()
-        text = "\n".join(loader.lines)
-        cmds = self.egraph._egraph.parse_program(text)
-        self.egraph._egraph.run_program(*cmds)
+        # parse and run in chunks: parsing the whole program at once keeps every command's
+        # type environment alive (16 GB for a 4096-term sum); chunks are freed as they run
+        for start in range(0, len(loader.lines), LOAD_CHUNK):
+            text = "\n".join(loader.lines[start : start + LOAD_CHUNK])
+            self.egraph._egraph.run_program(*self.egraph._egraph.parse_program(text))
         self.egraph.run(term.slots_analysis.saturate())
 
     def size(self) -> int:

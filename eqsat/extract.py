@@ -125,9 +125,42 @@ class Choice:
     secret: list[bool]
 
 
+def _ready_order(g: EGraphView) -> list[int]:
+    """Classes in the order they can first get a finite program (leaves first, Kahn-style).
+
+    Bitsets index classes by this rank, so a class's cost set holds only lower ranks and its
+    integer stays small: memory follows the DAG's depth profile, not classes x classes."""
+    rank = [-1] * g.num_classes
+    missing = [len(set(n.children)) for n in g.nodes]
+    users: list[list[int]] = [[] for _ in range(g.num_classes)]
+    for idx, n in enumerate(g.nodes):
+        for c in set(n.children):
+            users[c].append(idx)
+    queue = [idx for idx, n in enumerate(g.nodes) if n.extractable and missing[idx] == 0]
+    order: list[int] = []
+    head = 0
+    while head < len(queue):
+        n = g.nodes[queue[head]]
+        head += 1
+        if rank[n.cls] >= 0:
+            continue
+        rank[n.cls] = len(order)
+        order.append(n.cls)
+        for u in users[n.cls]:
+            missing[u] -= 1
+            if missing[u] == 0 and g.nodes[u].extractable:
+                queue.append(u)
+    for c in range(g.num_classes):  # classes with no finite program keep the last ranks
+        if rank[c] < 0:
+            rank[c] = len(order)
+            order.append(c)
+    return rank
+
+
 def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
     """Faster-greedy-DAG extraction over bitsets (see the module docstring)."""
     nc = g.num_classes
+    rank = _ready_order(g)
     best_cost = [math.inf] * nc
     best_node = [-1] * nc
     best_set = [0] * nc
@@ -157,22 +190,23 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
         bits = 0
         for ch in n.children:
             bits |= best_set[ch]
-        if bits >> c & 1:
+        me = 1 << rank[c]
+        if bits & me:
             continue  # would use its own class: a cycle
         w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
         if math.isinf(w):
             continue
         total = set_cost(bits) + w
-        new_bits = bits | (1 << c)
+        new_bits = bits | me
         better = total < best_cost[c] - 1e-9
         # ties go to the candidate using fewer classes: it shares more with its siblings
         tie = abs(total - best_cost[c]) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count()
         if better or tie or best_node[c] < 0:
             if best_node[c] >= 0:
-                buckets[own[c]] &= ~(1 << c)
+                buckets[own[c]] &= ~me
             best_cost[c], best_node[c], secret[c], own[c] = total, idx, sec, w
-            best_set[c] = bits | (1 << c)
-            buckets[w] = buckets.get(w, 0) | (1 << c)
+            best_set[c] = new_bits
+            buckets[w] = buckets.get(w, 0) | me
             for p in parents[c]:
                 if p not in in_heap:
                     heapq.heappush(heap, (total, p))
