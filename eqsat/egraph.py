@@ -47,7 +47,7 @@ class Limits:
     """Bounds on saturation.  Each is checked after every iteration."""
 
     iterations: int = 40
-    nodes: int = 100_000
+    nodes: int = 400_000
     time_s: float = 20.0
     match_limit: int = 0  # > 0: egglog's back-off scheduler with this many matches per rule per iteration
 
