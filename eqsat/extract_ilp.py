@@ -753,18 +753,6 @@ def place_noisy_ilp(prog: Program, *, time_limit: float = 10.0) -> Program:
 
 def insert_reduce(prog: Program, after: set[int]) -> Program:
     """``prog`` with a reduce_noise right after every node in ``after`` (all uses rewired)."""
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    for name, ty in prog.args:
-        b.arg(name, ty)
-    remap: dict[int, int] = {}
-    for i in prog.live():
-        n = prog.nodes[i]
-        if n.op == "input":
-            out = b._arg_ids[str(n.attrs[0])]
-        else:
-            out = b.add_node(n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
-        if i in after:
-            out = b.unary("reduce_noise", out)
-        remap[i] = out
-    return b.finish([remap[r] for r in prog.results])
+    from .placement import insert_after
+
+    return insert_after(prog, after, "reduce_noise")

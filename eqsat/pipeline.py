@@ -172,19 +172,6 @@ class InfeasibleError(RuntimeError):
 
 def _strip_mgmt(prog: Program) -> Program:
     """The program without management ops (they are identities on values)."""
-    from .ir import MGMT_OPS, Builder
+    from .placement import strip_mgmt
 
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    remap: dict[int, int] = {}
-    for name, ty in prog.args:
-        b.arg(name, ty)
-    for i in prog.live():
-        n = prog.nodes[i]
-        if n.op in MGMT_OPS:
-            remap[i] = remap[n.args[0]]
-        elif n.op == "input":
-            remap[i] = b._arg_ids[str(n.attrs[0])]
-        else:
-            remap[i] = b.add_node(n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
-    return b.finish([remap[r] for r in prog.results])
+    return strip_mgmt(prog)
