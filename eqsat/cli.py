@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cost import SCHEMES, CostError, load_overrides
+from .cost import SCHEMES, CostError, load_overrides, table
 from .egraph import Limits
 from .ir import Program
 
@@ -58,12 +58,18 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 
 def _costs(args: argparse.Namespace) -> dict[str, object] | None:
+    """The ``--costs`` overrides, read and validated against the scheme (errors name the file)."""
     if not args.costs:
         return None
     try:
-        return load_overrides(args.costs)
+        overrides = load_overrides(args.costs)  # its errors are already located
     except CostError as e:
-        raise UsageError(f"{e}" if ":" in str(e).split(" ")[0] else f"{args.costs}:1:1: error: {e}") from None
+        raise UsageError(str(e)) from None
+    try:
+        table(args.scheme, overrides)
+    except CostError as e:
+        raise UsageError(f"{args.costs}:1:1: error: {e}") from None
+    return overrides
 
 
 def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]

@@ -79,11 +79,11 @@ def load_overrides(path: str | Path) -> dict[str, object]:
     try:
         text = p.read_text()
     except OSError as e:
-        raise CostError(f"{p}:1:1: cannot read cost table: {e.strerror}") from None
+        raise CostError(f"{p}:1:1: error: cannot read cost table: {e.strerror}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise CostError(f"{p}:{e.lineno}:{e.colno}: bad JSON in cost table: {e.msg}") from None
+        raise CostError(f"{p}:{e.lineno}:{e.colno}: error: bad JSON in cost table: {e.msg}") from None
     if not isinstance(data, dict):
-        raise CostError(f"{p}:1:1: a cost table is a JSON object mapping op names to numbers")
+        raise CostError(f"{p}:1:1: error: a cost table is a JSON object mapping op names to numbers")
     return data

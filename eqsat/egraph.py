@@ -277,6 +277,7 @@ def _is_zero(prog: Program, i: int) -> bool:
 
 
 LOAD_CHUNK = 256
+ANALYSIS_PREFIX = "slots-"  # names of the rules of term.slots_analysis
 
 
 class Session:
@@ -317,7 +318,7 @@ class Session:
             rep = self.egraph.run(step)
             for rdecl, cnt in rep.num_matches_per_rule.items():
                 name = getattr(rdecl, "name", None) or str(rdecl)[:40]
-                if cnt:
+                if cnt and not name.startswith(ANALYSIS_PREFIX):  # report rewrites, not analyses
                     matches[name] = matches.get(name, 0) + cnt
             # the back-off scheduler may ban rules for an iteration: then only report
             # saturation after two quiet iterations in a row

@@ -114,7 +114,7 @@ def optimize(
     run = session.saturate([f.ruleset for f in families], limits)
     view = EGraphView(session.serialize())
     roots = [view.root(k) for k in session.roots]
-    source = _strip_mgmt(prog)
+    source = placement.strip_mgmt(prog)
     use_ilp = extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES)
     info: dict[str, object] = {}
     try:
@@ -168,10 +168,3 @@ ILP_AUTO_NODES = 1500
 
 class InfeasibleError(RuntimeError):
     """No management placement keeps the program within its noise budget."""
-
-
-def _strip_mgmt(prog: Program) -> Program:
-    """The program without management ops (they are identities on values)."""
-    from .placement import strip_mgmt
-
-    return strip_mgmt(prog)

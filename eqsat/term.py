@@ -36,7 +36,6 @@ from egglog import EGraph, Expr, String, StringLike, f64, f64Like, function, i64
 
 __all__ = [
     "CONCRETE_OPS",
-    "MGMT_FNS",
     "SUMMARY_OPS",
     "T",
     "declare",
@@ -195,7 +194,6 @@ CONCRETE_OPS = frozenset(
      "Encode", "Decode"}
 )
 SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather", "ChainElem"})
-MGMT_FNS: dict[str, str] = {}
 
 
 def declare(eg: EGraph) -> None:

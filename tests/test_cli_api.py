@@ -69,12 +69,15 @@ def test_bad_input_is_one_located_line_exit_2(capsys, bad: str) -> None:  # type
 
 
 def test_missing_file_and_bad_costs(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run_cli(capsys, "explain", str(EX / "sum_8.mlir"), "--rules", "nope")
+    assert code == 2 and "unknown rule family 'nope'" in err
     code, _, err = run_cli(capsys, "optimize", str(tmp_path / "nope.mlir"))
     assert code == 2 and ":1:1:" in err
     costs = tmp_path / "c.json"
     costs.write_text('{"rotate": "fast"}')
     code, _, err = run_cli(capsys, "optimize", str(EX / "sum_8.mlir"), "--costs", str(costs))
     assert code == 2 and "rotate" in err and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"{costs}:1:1: error:")  # the costs file is named, not the program
     costs.write_text("{bad json")
     code, _, err = run_cli(capsys, "optimize", str(EX / "sum_8.mlir"), "--costs", str(costs))
     assert code == 2 and f"{costs}:1:2" in err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from goals import assert_optimizes
 
-from eqsat.ir import Builder, Program, Type
+from eqsat.ir import Builder, Type
 
 
 def vec(n: int, *names: str) -> tuple[Builder, list[int]]:
@@ -106,9 +106,6 @@ def test_rotation_algebra_composes(k: int) -> None:
     s = b.add(b.rotate(x, 2), b.rotate(b.rotate(x, 1), 1))  # rot(x, 2) twice: 2x rot(x, 2)
     assert_optimizes(b.finish([r, s]), at_most={"rotate": 1})
 
-
-def _program(prog: Program) -> Program:
-    return prog
 
 
 def test_roberts_cross_vectorizes() -> None:
