@@ -22,6 +22,7 @@ integer result); in egglog they run through ``PyObject``, in tests directly.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import random
 from collections.abc import Callable, Sequence
@@ -30,6 +31,7 @@ from typing import Any, TypeAlias
 
 from egglog import Fact, PyObject, Ruleset, String, eq, i64, ne, rule, ruleset, union, var
 from egglog.builtins import count_matches
+from egglog.declarations import UnboundVarDecl
 
 from . import term
 
@@ -192,12 +194,57 @@ def _unary(fn: Callable[..., int]) -> Callable[..., str]:
     return wrapped
 
 
+def _leaf_matcher(facts: dict[str, list[Any]]) -> type[EggLang]:
+    """An ``EggLang`` whose leaves (``Num``, ``NumF``, ``Mask``, ``In``) are fresh class
+    variables constrained by the leaf-value analyses (see ``eqsat.term.num_val``): the
+    same match, found through indexed lookups instead of scans of the leaf tables.
+    ``facts`` collects each leaf variable's constraints by its name."""
+    count = iter(range(1 << 30))
+
+    def leaf(fn: Any, value: Any, n: Any) -> Any:
+        name = f"__leaf{next(count)}"
+        v = var(name, term.T)
+        facts[name] = [eq(fn(v)).to(value), eq(term.slots(v)).to(n)]
+        return v
+
+    class Matcher(EggLang):
+        Num = staticmethod(lambda c, n: leaf(term.num_val, c, n))
+        NumF = staticmethod(lambda c, n: leaf(term.numf_val, c, n))
+        Mask = staticmethod(lambda s, n: leaf(term.leaf_key, s, n))
+        In = staticmethod(lambda s, n: leaf(term.leaf_key, s, n))
+
+    return Matcher
+
+
+def _var_names(exprs: list[Any]) -> set[str]:
+    """Names of the pattern variables in egglog expressions and facts (walks their decls)."""
+    names: set[str] = set()
+    stack: list[Any] = [getattr(e, "fact", None) or e.__egg_typed_expr__ for e in exprs]
+    while stack:
+        d = stack.pop()
+        if isinstance(d, UnboundVarDecl):
+            names.add(d.name)
+        elif isinstance(d, tuple):
+            stack.extend(d)
+        elif dataclasses.is_dataclass(d):
+            stack.extend(getattr(d, f.name) for f in dataclasses.fields(d))
+    return names
+
+
 def to_egglog(spec: RuleSpec) -> Any:
+    """The rule as egglog: its left side and conditions are built by a leaf-matching
+    language (queries), its right side by ``EggLang`` (actions construct leaves)."""
     vs: dict[str, Any] = {p: var(p, SORTS[s]) for p, s in spec.params.items()}  # type: ignore[arg-type]
+    leaves: dict[str, list[Any]] = {}
+    query = spec.fn(_leaf_matcher(leaves), **vs)
+    lhs, _, conds = query if len(query) == 3 else (*query, [])
+    # leaves built by the right side of the matcher's run are not part of the query
+    used = _var_names([lhs, *conds])
+    facts = [f for name, fs in leaves.items() if name in used for f in fs]
     out = spec.fn(EggLang, **vs)
-    lhs, rhs, conds = out if len(out) == 3 else (*out, [])
+    rhs = out[1]
     root = var("__root", term.T)
-    return rule(eq(root).to(lhs), *conds, name=spec.name).then(union(root).with_(rhs))
+    return rule(eq(root).to(lhs), *facts, *conds, name=spec.name).then(union(root).with_(rhs))
 
 
 # -- the concrete semantics -----------------------------------------------------------

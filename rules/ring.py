@@ -137,9 +137,3 @@ def _(L, a: Term, i: Int, j: Int, n: N):
 def _(L, a: Term, b: Term):
     """(-a) * b = -(a * b)"""
     return L.Mul(L.Neg(a), b), L.Neg(L.Mul(a, b))
-
-
-@r("add-self")
-def _(L, a: Term, n: N):
-    """a + a = a * 2"""
-    return L.Add(a, a), L.Mul(a, L.Num(2, n)), [L.eq(L.slots(a), n)]

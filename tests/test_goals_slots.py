@@ -111,4 +111,7 @@ def test_rotation_algebra_composes(k: int) -> None:
 def test_roberts_cross_vectorizes() -> None:
     # target (issue 3): 3 rotations, 2 muls; reached today: rotations of two bases aligned
     # by rot-align-add, with a few edge slots still gathered separately
-    assert_optimizes("roberts_cross_16x16.mlir", at_most={"rotate": 8, "mul": 4, "insert": 4, "extract": 4})
+    # (an edge slot read by extract costs rotate + mul_plain, so the two tie; count both)
+    res = assert_optimizes("roberts_cross_16x16.mlir", at_most={"rotate": 9, "mul": 4, "insert": 4, "extract": 4})
+    ops = res.report["after"]["ops"]
+    assert ops.get("rotate", 0) + ops.get("extract", 0) <= 9

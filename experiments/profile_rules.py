@@ -1,0 +1,112 @@
+"""Where saturation spends its time: per-iteration e-graph size and per-rule time and matches.
+
+In: one program -- an MLIR file (``--mlir F``) or a generated kernel (``--kernel
+sum:4096``, ``blur:64``, ``random:2000``) -- and a rule schedule (``--rules``).
+Out: ``profile_rules.csv`` (iteration, nodes, seconds, rule, matches, rule seconds) under
+``--out``, and a printed summary: the iterations and the rules that cost the most.
+
+The loop is ``eqsat.egraph.Session.saturate`` one iteration at a time, so sizes and
+times are those of the real driver; the per-rule times come from egglog's run report.
+
+Run: ``python experiments/profile_rules.py --kernel sum:1024 --iterations 20``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from egglog import run
+from eqsat.rules import resolve
+
+from eqsat import term
+from eqsat.egraph import ANALYSIS_PREFIX, Session
+from eqsat.ir import Program
+from eqsat.mlir import parse_mlir
+
+
+def kernel(spec: str) -> Program:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from scaling import box_blur_program, sum_program
+
+    kind, _, size = spec.partition(":")
+    n = int(size)
+    if kind == "sum":
+        return sum_program(n)
+    if kind == "blur":
+        return box_blur_program(n)
+    if kind == "random":
+        from test_rules_arith import random_program
+
+        return random_program(n)
+    raise SystemExit(f"unknown kernel {spec!r} (sum:N, blur:W, random:N)")
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, object]]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mlir", type=Path)
+    ap.add_argument("--kernel", default="sum:256")
+    ap.add_argument("--rules", default="default")
+    ap.add_argument("--iterations", type=int, default=40)
+    ap.add_argument("--nodes", type=int, default=400_000)
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out")
+    args = ap.parse_args(argv)
+    prog = parse_mlir(args.mlir.read_text(), str(args.mlir))[0] if args.mlir else kernel(args.kernel)
+    t0 = time.perf_counter()
+    sess = Session(prog)
+    print(f"loaded {sess.size()} nodes in {time.perf_counter() - t0:.2f} s")
+    rulesets = [f.ruleset for f in resolve(args.rules)]
+    step = run(term.slots_analysis).saturate() + run(rulesets[0] if len(rulesets) == 1 else
+                                                     _combine(rulesets))
+    rows: list[dict[str, object]] = []
+    total_rule: Counter[str] = Counter()
+    for it in range(1, args.iterations + 1):
+        start = time.perf_counter()
+        rep = sess.egraph.run(step)
+        secs = time.perf_counter() - start
+        size = sess.size()
+        raw = {_name(k): v.total_seconds() for k, v in rep.search_and_apply_time_per_rule.items()}
+        # egglog 13.2's per-rule timedeltas are not in seconds (10.9 s of wall time came back as
+        # 0.0109): use them as shares of the iteration's measured wall time
+        scale = secs / max(sum(raw.values()), 1e-12)
+        times = {r: t * scale for r, t in raw.items()}
+        matches = {_name(k): v for k, v in rep.num_matches_per_rule.items()}
+        for rule in set(times) | set(matches):
+            total_rule[rule] += times.get(rule, 0.0)  # type: ignore[assignment]
+            rows.append({"iteration": it, "nodes": size, "seconds": round(secs, 4), "rule": rule,
+                         "matches": matches.get(rule, 0), "rule_seconds": round(times.get(rule, 0.0), 4)})
+        rebuild = sum(v.total_seconds() for v in rep.rebuild_time_per_ruleset.values())
+        top = sorted(times.items(), key=lambda kv: (-kv[1], -matches.get(kv[0], 0)))[:3]
+        busy = sorted(((m, r) for r, m in matches.items() if m), reverse=True)[:3]
+        print(f"it {it:2d}: {size:7d} nodes {secs:6.2f} s (rebuild {rebuild:.2f}) "
+              + ", ".join(f"{r} {t:.2f}s/{matches.get(r, 0)}" for r, t in top)
+              + " | most matches: " + ", ".join(f"{r} {m}" for m, r in busy))
+        if not rep.updated or size > args.nodes:
+            break
+    print("most expensive rules:", ", ".join(f"{r} {t:.2f}s" for r, t in total_rule.most_common(8)))
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "profile_rules.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["iteration", "nodes", "seconds", "rule", "matches", "rule_seconds"])
+        w.writeheader()
+        w.writerows(rows)
+    return rows
+
+
+def _combine(rulesets: list[object]) -> object:
+    from egglog import unstable_combine_rulesets
+
+    return unstable_combine_rulesets(*rulesets)  # type: ignore[arg-type]
+
+
+def _name(decl: object) -> str:
+    name = getattr(decl, "name", None) or str(decl)[:40]
+    return name if not name.startswith(ANALYSIS_PREFIX) else "analysis:" + name
+
+
+if __name__ == "__main__":
+    main()
