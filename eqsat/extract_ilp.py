@@ -6,7 +6,9 @@ Out: a ``Choice`` (one e-node per class) and an info dict ``{"status":
 "optimal"|"time_limit"|"infeasible", "objective", "time_s", "gap", ...}``;
 ``ilp_extract_noisy`` adds the classes followed by a ``reduce_noise`` (``NoisyChoice``)
 and ``build_noisy`` turns that into an IR program.  ``place_noisy_ilp`` is the
-article's placement-only model on a fixed program.
+article's placement-only model on a fixed program.  ``ilp_extract_levels`` is the same
+model for BGV/CKKS levels: the cheapest program whose paths fit ``max_level`` levels,
+with bootstraps (priced from the table) chosen together with the e-nodes.
 
 The model (one binary ``x_j`` per extractable e-node, ``y_c`` per class):
 
@@ -261,8 +263,17 @@ def solve(
     reduce_cost: float = 1.0,
     time_limit: float = 10.0,
     warm: Mapping[int, int] | None = None,
+    bounds: tuple[float, float] = (float(noise.FRESH), float(noise.LIMIT)),
+    allow_reduce: bool = True,
 ) -> Solution:
-    """Solve the extraction (and, ``with_noise``, reduce_noise placement) MILP."""
+    """Solve the extraction (and, ``with_noise``, reduce_noise placement) MILP.
+
+    ``bounds`` = (fresh, limit): the value after a reduction (and of a ``fresh``
+    candidate) and the largest legal value.  The noisy model is (12, 26); the same
+    model with (0, L), ``inc`` 1 per multiplication and ``max`` everywhere places
+    bootstraps under a budget of L levels (``eqsat.placement``).  ``allow_reduce=False``
+    forbids the reduction (the program must fit as it is).
+    """
     start = time.perf_counter()
     pr = _prune(pb)
     if pr is None:
@@ -299,11 +310,11 @@ def solve(
     rv: dict[int, int] = {}
     if with_noise:
         sec = [c for c in classes if pb.secret[c]]
-        lo, hi = float(noise.FRESH), float(noise.LIMIT)
+        lo, hi = bounds
         for c in sec:
             nv[c] = m.var(lo, hi)
             pv[c] = m.var(lo, hi)
-            rv[c] = m.var(0.0, 1.0, reduce_cost, True)
+            rv[c] = m.var(0.0, 1.0 if allow_reduce else 0.0, reduce_cost, True)
         for c in sec:
             # tight big-Ms: every bound lies in [12, 26]
             m.row({nv[c]: 1.0, pv[c]: -1.0, rv[c]: hi - lo}, 0.0, math.inf)
@@ -321,7 +332,9 @@ def solve(
                     big = hi + cd.inc - lo
                     for ch in set(sch):
                         m.row({pv[c]: 1.0, nv[ch]: -1.0, xv[j]: -big}, cd.inc - big, math.inf)
-    warm_vec = _warm_vector(pb, m, warm, usable, classes, comp, xv, yv, tv, nv, pv, rv) if warm else None
+    warm_vec = None
+    if warm:
+        warm_vec = _warm_vector(pb, m, warm, usable, classes, comp, xv, yv, tv, nv, pv, rv, bounds)
     status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec)
     info: dict[str, object] = {
         "status": status, "objective": obj, "gap": gap, "classes": len(classes),
@@ -341,9 +354,10 @@ def solve(
 def _warm_vector(
     pb: Problem, m: _Milp, warm: Mapping[int, int], usable: list[list[int]], classes: list[int],
     comp: dict[int, int], xv: dict[int, int], yv: dict[int, int], tv: dict[int, int],
-    nv: dict[int, int], pv: dict[int, int], rv: dict[int, int],
+    nv: dict[int, int], pv: dict[int, int], rv: dict[int, int], bounds: tuple[float, float],
 ) -> list[float] | None:
     """A full assignment from a class -> candidate map (None if it is not usable)."""
+    lo, hi = bounds
     vec = [lb if math.isfinite(lb) else 0.0 for lb in m.lb]
     chosen: dict[int, int] = {}
     stack = list(pb.roots)
@@ -376,15 +390,15 @@ def _warm_vector(
             cd = pb.cands[chosen[c]]
             sch = [ch for ch in cd.children if pb.secret[ch]]
             for _ in range(len(sch) + 1):
-                pre = _cand_noise(cd, [post[ch] for ch in sch])
-                loud = [ch for ch in sch if post[ch] > noise.FRESH]
-                if pre <= noise.LIMIT or not loud:
+                pre = _cand_noise(cd, [post[ch] for ch in sch], lo)
+                loud = [ch for ch in sch if post[ch] > lo]
+                if pre <= hi or not loud:
                     break
                 worst = max(loud, key=lambda ch: post[ch])
-                post[worst] = float(noise.FRESH)
+                post[worst] = lo
                 vec[rv[worst]] = 1.0
-                vec[nv[worst]] = float(noise.FRESH)
-            if pre > noise.LIMIT:
+                vec[nv[worst]] = lo
+            if pre > hi:
                 return None
             post[c] = pre
             vec[pv[c]] = pre
@@ -392,12 +406,12 @@ def _warm_vector(
     return vec
 
 
-def _cand_noise(cd: Cand, child_bits: list[float]) -> float:
+def _cand_noise(cd: Cand, child_bits: list[float], fresh: float) -> float:
     if cd.kind == "fresh":
-        return float(noise.FRESH)
+        return fresh
     if cd.kind == "sum":
         return sum(child_bits) + cd.inc
-    return max(child_bits, default=float(noise.FRESH)) + cd.inc
+    return max(child_bits, default=fresh) + cd.inc
 
 
 def _topo(chosen: Mapping[int, int], pb: Problem) -> list[int] | None:
@@ -695,6 +709,54 @@ def extract_noisy(
     greedy = greedy_dag(g, costs)
     info["fallback"] = "greedy"
     return noise.place_greedy(to_program(g, greedy, roots, original).compact()), info
+
+
+# -- BGV/CKKS: extraction under a level budget ----------------------------------------
+def level_problem(g: EGraphView, roots: list[int], costs: CostTable, scheme: str) -> Problem:
+    """``egraph_problem`` with levels for noise: +1 per ct x ct product (BGV) or per secret
+    product (CKKS: every product is rescaled), fresh inputs at 0."""
+    pb = egraph_problem(g, roots, costs)
+    cands: list[Cand] = []
+    for cd in pb.cands:
+        if cd.kind in ("plain", "fresh"):
+            cands.append(Cand(cd.cls, cd.cost, cd.children, cd.kind, 0.0, cd.ref))
+            continue
+        n = g.nodes[cd.ref]
+        both = all(pb.secret[ch] for ch in n.children)
+        inc = 1.0 if n.op == "Mul" and (both or scheme == "ckks") else 0.0
+        cands.append(Cand(cd.cls, cd.cost, cd.children, "max", inc, cd.ref))
+    return Problem(pb.num_classes, pb.secret, cands, pb.roots)
+
+
+def ilp_extract_levels(
+    g: EGraphView,
+    roots: list[int],
+    costs: CostTable,
+    scheme: str,
+    max_level: int,
+    *,
+    bootstrap: bool = False,
+    time_limit: float = 10.0,
+    warm: Choice | None = None,
+) -> tuple[Choice | None, dict[str, object]]:
+    """Cheapest program whose every path fits ``max_level`` levels, choosing bootstraps
+    (cost ``costs["bootstrap"]``, only if ``bootstrap``) together with the e-nodes.
+
+    Returns ``(None, info)`` when no program of the e-graph fits (``info["status"] ==
+    "infeasible"``) or none was found in time.  ``info["bootstrap"]`` counts the
+    bootstraps of the chosen solution (``eqsat.placement`` re-places them optimally on
+    the extracted program).
+    """
+    pb = level_problem(g, roots, costs, scheme)
+    sol = solve(
+        pb, with_noise=True, reduce_cost=costs["bootstrap"], time_limit=time_limit,
+        warm=_warm_map(pb, warm) if warm else None, bounds=(0.0, float(max_level)), allow_reduce=bootstrap,
+    )
+    info = dict(sol.info)
+    if not sol.pick:
+        return None, info
+    info["bootstrap"] = len(sol.reduce)
+    return _choice_of(pb, sol.pick, g), info
 
 
 # -- noisy: placement only, on a fixed program (the article's model) ------------------

@@ -212,14 +212,21 @@ def count_reduce(prog: Program) -> int:
 
 
 def random_program(
-    n_ops: int, seed: int, *, n_inputs: int = 4, p_mul: float = 0.3, p_plain: float = 0.15
+    n_ops: int,
+    seed: int,
+    *,
+    n_inputs: int = 4,
+    p_mul: float = 0.3,
+    p_plain: float = 0.15,
+    decode: bool = True,
 ) -> Program:
     """A seeded random noisy program of about ``n_ops`` secret ops (scalar ``i5``).
 
     Inputs are encoded constants (the article's style).  Each op picks its operands
     among recent values (a sliding window keeps chains long enough to need
     reduce_noise); some adds/muls take a small plaintext constant.  Every value
-    without a use is decoded and summed (in plaintext) into the single result.
+    without a use is decoded and summed (in plaintext) into the single result; with
+    ``decode=False`` those values are the (secret) results themselves.
     """
     rng = random.Random(seed)
     plain_t = Type((), "i5", False)
@@ -245,6 +252,8 @@ def random_program(
         if out not in vals:
             vals.append(out)
     sinks = [v for v in vals if v not in used and b.type_of(v).secret]
+    if not decode:
+        return b.finish(sinks or vals[-1:])
     decoded = [b.unary("decode", v) for v in sinks or vals[-1:]]
     acc = decoded[0]
     for d in decoded[1:]:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from . import noise
+from . import noise, noise_analysis
 from .cost import CostTable, table
 from .egraph import Limits, RunReport, Session
 from .extract import EGraphView, greedy_dag, refine, to_program
@@ -91,6 +91,8 @@ def optimize(
     limits: Limits | None = None,
     extraction: str = "auto",
     ilp_time_limit: float = 10.0,
+    max_level: int | None = None,
+    bootstrap: bool = False,
 ) -> OptimizeResult:
     """Optimize ``prog``; see the module docstring.
 
@@ -98,11 +100,19 @@ def optimize(
     the greedy result as warm start and fallback), or ``"auto"`` (ILP when the e-graph has
     at most ``ILP_AUTO_NODES`` e-nodes).  For the ``noisy`` scheme extraction and
     reduce_noise placement are one ILP (the article's model over the e-graph).
+
+    BGV/CKKS: ``max_level`` bounds the levels of the modulus chain (default: as many as
+    the extracted program needs); ``bootstrap=True`` lets placement insert the fewest
+    bootstraps (ILP) when the budget is too small, else a program that cannot fit raises
+    ``InfeasibleError`` -- before extraction when the noise analysis proves that no
+    program in the e-graph fits.  The analysis (``eqsat.noise_analysis``) runs after
+    saturation on e-graphs of at most ``ANALYSIS_AUTO_NODES`` entries, for the noisy
+    scheme, or when ``max_level`` is given; its root facts go to ``report["analysis"]``.
     """
     from eqsat.rules import resolve
 
     from . import placement
-    from .extract_ilp import extract_noisy, ilp_extract, solve_placement
+    from .extract_ilp import extract_noisy, ilp_extract, ilp_extract_levels, solve_placement
 
     if extraction not in ("auto", "greedy", "ilp"):
         raise ValueError(f"unknown extraction '{extraction}' (auto, greedy or ilp)")
@@ -112,8 +122,18 @@ def optimize(
     limits = limits or Limits()
     session = Session(prog)
     run = session.saturate([f.ruleset for f in families], limits)
-    view = EGraphView(session.serialize())
+    analyse = scheme == "noisy" or max_level is not None or session.size() <= ANALYSIS_AUTO_NODES
+    t_analysis = time.perf_counter()
+    if analyse:
+        noise_analysis.run(session)
+    js = session.serialize()
+    view = EGraphView(js)
     roots = [view.root(k) for k in session.roots]
+    floors: dict[str, object] = {}
+    if analyse:
+        floors = dict(noise_analysis.facts(js, view).roots(roots))
+        floors["time_s"] = round(time.perf_counter() - t_analysis, 4)
+        _check_level_floor(floors, scheme, max_level, bootstrap)
     source = placement.strip_mgmt(prog)
     use_ilp = extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES)
     info: dict[str, object] = {}
@@ -128,13 +148,33 @@ def optimize(
         else:
             greedy = refine(view, greedy_dag(view, cost_table), roots, cost_table)
             choice, method = greedy, "dag"
-            if use_ilp:
+            if use_ilp and max_level is not None:
+                # the cheapest program that fits the level budget, bootstraps priced in
+                leveled, info = ilp_extract_levels(
+                    view, roots, cost_table, scheme, max_level, bootstrap=bootstrap,
+                    time_limit=ilp_time_limit, warm=greedy)
+                if leveled is not None:
+                    choice, method = leveled, "ilp-levels"
+                elif info.get("status") == "infeasible":
+                    raise InfeasibleError(f"no program in the e-graph fits {max_level} levels")
+            elif use_ilp:
                 choice, info = ilp_extract(view, roots, cost_table, time_limit=ilp_time_limit, warm=greedy)
                 method = "ilp" if "fallback" not in info else "dag"
             extracted = to_program(view, choice, roots, prog).compact()
-            if cost_table.total(op_counts(extracted)) > cost_table.total(op_counts(source)):
-                extracted = source  # never return something costlier than what came in
-            after_prog = placement.manage(extracted, scheme)
+            if max_level is None:
+                if cost_table.total(op_counts(extracted)) > cost_table.total(op_counts(source)):
+                    extracted = source  # never return something costlier than what came in
+                after_prog = placement.manage(extracted, scheme, max_level, bootstrap=bootstrap)
+            else:  # under a budget compare with management (levels, bootstraps) paid
+                after_prog = placement.manage(extracted, scheme, max_level, bootstrap=bootstrap)
+                try:
+                    managed_source = placement.manage(source, scheme, max_level, bootstrap=bootstrap)
+                except placement.PlacementError:
+                    managed_source = None
+                if managed_source is not None and (
+                    cost_table.total(op_counts(managed_source)) < cost_table.total(op_counts(after_prog))
+                ):
+                    after_prog = managed_source
     except (noise.NoiseError, placement.PlacementError) as e:
         raise InfeasibleError(str(e)) from None
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
@@ -142,7 +182,7 @@ def optimize(
     before_prog = prog
     if scheme != "noisy" and not _has_mgmt(prog):
         try:
-            before_prog = placement.manage(source, scheme)
+            before_prog = placement.manage(source, scheme, max_level, bootstrap=bootstrap)
         except placement.PlacementError:
             before_prog = prog
     before = summarize(before_prog, cost_table, scheme)
@@ -158,12 +198,31 @@ def optimize(
         "time_s": round(time.perf_counter() - start, 4),
         "extraction": method,
     }
+    if floors:
+        report["analysis"] = floors
     if info:
         report["ilp"] = {k: v for k, v in info.items() if isinstance(v, str | int | float | bool)}
     return OptimizeResult(prog, after_prog, report, run, dict(run.rule_matches))
 
 
 ILP_AUTO_NODES = 1500
+ANALYSIS_AUTO_NODES = 20_000
+
+
+def _check_level_floor(
+    floors: Mapping[str, object], scheme: str, max_level: int | None, bootstrap: bool
+) -> None:
+    """Raise ``InfeasibleError`` when even the shallowest program in the e-graph needs more
+    than ``max_level`` levels and bootstrapping is not allowed."""
+    if scheme == "noisy" or max_level is None or bootstrap:
+        return
+    key = "depth_floor" if scheme == "bgv" else "ckks_depth_floor"
+    depths: list[int | None] = floors[key]  # type: ignore[assignment]
+    for k, d in enumerate(depths):
+        if d is not None and d > max_level:
+            raise InfeasibleError(
+                f"result {k} needs at least {d} levels in every equivalent program the e-graph holds, "
+                f"more than the {max_level} of the modulus chain (allow bootstrapping or a longer chain)")
 
 
 class InfeasibleError(RuntimeError):

@@ -1,4 +1,4 @@
-"""BGV/CKKS management placement: relinearize (exact ILP), modswitch, rescale; a checker.
+"""BGV/CKKS management: relinearize, bootstrap, lazy rescale (exact ILPs), modswitch; a checker.
 
 In: an IR ``Program`` (management ops, if any, are stripped first).  Out: the program
 with explicit ``relinearize`` / ``modswitch`` / ``rescale`` ops, and ``check`` /
@@ -12,21 +12,27 @@ with explicit ``relinearize`` / ``modswitch`` / ``rescale`` ops, and ``check`` /
   ``e_i >= d_i - r_i``, ``d_i >= e_arg`` through additions, ``d_i = 1`` after a ct x ct
   mul, ``e_arg = 0`` where degree 2 is required; minimise ``sum r_i``.  This is HEIR's
   optimize-relinearization problem; the relinearization is shared by all uses.
-* ``place_modswitch`` (BGV) and ``place_rescale`` (CKKS): levels start at ``max_level``;
-  operands of a ct x ct op are brought to the same level by modswitch (level-down);
-  BGV switches both operands of every ct x ct mul down one more level before it
-  (HEIR's before-mul policy), CKKS rescales after every mul (ct x ct and ct x pt).
-  When a multiplication would need a level below 0 the program is infeasible
-  (``PlacementError``), or, with ``bootstrap=True``, its operands are bootstrapped.
+* ``bootstrap_points``: when a path needs more levels than ``max_level`` and
+  bootstrapping is allowed, the fewest bootstraps by an ILP (the noisy article's
+  placement model with levels for bits: ``eqsat.extract_ilp.solve`` with bounds
+  (0, max_level)); not allowed -> ``PlacementError`` naming the first value over budget.
+* ``place_modswitch`` (BGV) and ``place_rescale`` (CKKS): levels start at ``max_level``
+  (and again after each bootstrap); operands of a multi-operand op are brought to the
+  same level by modswitch (level-down); BGV switches both operands of every ct x ct mul
+  down one more level before it (HEIR's before-mul policy).
+* ``rescale_points`` (CKKS, lazy): the fewest rescales by an ILP over scales (Delta or
+  Delta^2): a sum of products is rescaled once after the sum; ``lazy=False`` rescales
+  after every multiplication (ct x ct and ct x pt).
 * ``manage(prog, scheme)`` runs all of these in order and checks the result.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from .extract_ilp import _Milp
-from .ir import MGMT_OPS, Builder, Program, multiplicative_depth
+from .ir import MGMT_OPS, Builder, Program
 
 # ops whose secret operands must be degree 2 (key switching or lowering through masks)
 NEEDS_LINEAR = frozenset({"rotate", "extract", "insert", "from_elements", "splat", "bootstrap", "decode"})
@@ -123,17 +129,93 @@ def place_relinearize(prog: Program, *, time_limit: float = 10.0) -> Program:
 
 
 # -- levels --------------------------------------------------------------------------
-class _Leveler:
-    """Rebuilds a program, tracking each secret value's level and inserting level ops."""
+def level_cost(prog: Program, i: int, scheme: str) -> int:
+    """Levels node ``i`` consumes: a ct x ct mul (BGV) or any secret mul (CKKS, rescaled)."""
+    n = prog.nodes[i]
+    if scheme == "bgv":
+        return 1 if _ct_mul(prog, i) else 0
+    return 1 if n.op == "mul" and n.type.secret else 0
 
-    def __init__(self, prog: Program, max_level: int, bootstrap: bool) -> None:
+
+def level_depths(prog: Program, scheme: str) -> dict[int, int]:
+    """Levels used on the longest path to every live secret node since a fresh value
+    (input, encode, reduce_noise, bootstrap)."""
+    depth: dict[int, int] = {}
+    for i in prog.live():
+        n = prog.nodes[i]
+        if not n.type.secret:
+            continue
+        if n.op in ("input", "encode", "reduce_noise", "bootstrap"):
+            depth[i] = 0
+            continue
+        depth[i] = max((depth[a] for a in n.args if a in depth), default=0) + level_cost(prog, i, scheme)
+    return depth
+
+
+def bootstrap_points(
+    prog: Program, scheme: str, max_level: int, *, allow: bool = True, time_limit: float = 10.0
+) -> set[int]:
+    """Fewest nodes after which to bootstrap so that no path uses more than ``max_level`` levels.
+
+    Empty when the program fits.  Otherwise an ILP (HiGHS, the noisy article's placement
+    model with levels for noise: ``eqsat.extract_ilp.solve`` with bounds (0, max_level),
+    +1 per level-consuming multiplication) chooses the bootstraps; a bootstrap resets a
+    value to the top of the chain.  Raises ``PlacementError`` naming the first node over
+    the budget when bootstrapping is not allowed, or when no placement fits at all.
+    """
+    from .extract_ilp import Cand, Problem, solve
+
+    depth = level_depths(prog, scheme)
+    over = [i for i in prog.live() if depth.get(i, 0) > max_level]
+    if not over:
+        return set()
+    first = over[0]
+    where = f"value %{first} ({prog.nodes[first].op}) needs {depth[first]} levels"
+    if not allow:
+        raise PlacementError(
+            f"{where}, more than the {max_level} levels of the modulus chain "
+            "(no placement fits; allow bootstrapping or a longer chain)")
+    secret = [False] * len(prog.nodes)
+    cands: list[Cand] = []
+    for i in prog.live():
+        n = prog.nodes[i]
+        secret[i] = n.type.secret
+        if not n.type.secret:
+            kind, inc = "plain", 0.0
+        elif n.op in ("input", "encode", "reduce_noise", "bootstrap"):
+            kind, inc = "fresh", 0.0
+        else:
+            kind, inc = "max", float(level_cost(prog, i, scheme))
+        cands.append(Cand(i, 0.0, n.args, kind, inc, i))
+    pb = Problem(len(prog.nodes), secret, cands, list(prog.results))
+    sol = solve(pb, with_noise=True, reduce_cost=1.0, time_limit=time_limit,
+                bounds=(0.0, float(max_level)), warm=_greedy_boot_warm(pb))
+    if not sol.pick:
+        raise PlacementError(f"{where}; no bootstrap placement fits {max_level} levels ({sol.status})")
+    return set(sol.reduce)
+
+
+def _greedy_boot_warm(pb: object) -> dict[int, int]:
+    """The identity choice (one candidate per node) as the ILP's warm start."""
+    return {cd.cls: j for j, cd in enumerate(pb.cands)}  # type: ignore[attr-defined]
+
+
+class _Leveler:
+    """Rebuilds a program, tracking each secret value's level and inserting level ops.
+
+    ``bootstrap`` nodes already in the program reset a value to ``max_level``.  CKKS:
+    ``rescale_after`` (source node ids) says where to rescale; ``None`` rescales after
+    every secret multiplication (eager).
+    """
+
+    def __init__(self, prog: Program, max_level: int, rescale_after: set[int] | None = None) -> None:
         self.src = prog
         self.b = Builder(prog.name, style=prog.style)
         self.b.meta.update(prog.meta)
         for name, ty in prog.args:
             self.b.arg(name, ty)
         self.max_level = max_level
-        self.bootstrap = bootstrap
+        self.rescale_after = rescale_after
         self.level: dict[int, int] = {}
         self._down: dict[tuple[int, int], int] = {}
 
@@ -150,24 +232,16 @@ class _Leveler:
             cur = nxt
         return cur
 
-    def refresh(self, v: int) -> int:
-        out = self.b.unary("bootstrap", v)
-        self.level[out] = self.max_level
-        return out
-
-    def match(self, args: list[int], drop: int) -> tuple[list[int], int]:
+    def match(self, i: int, args: list[int], drop: int) -> tuple[list[int], int]:
         """Secret operands brought to a common level, then ``drop`` more levels down."""
         sec = [a for a in args if self.b.type_of(a).secret]
         if not sec:
             return args, -1
         target = min(self.level[a] for a in sec) - drop
         if target < 0:
-            if not self.bootstrap:
-                raise PlacementError(
-                    f"the program needs more than the {self.max_level} levels of the modulus chain "
-                    "(no placement fits; allow bootstrapping or a longer chain)")
-            args = [self.refresh(a) if self.b.type_of(a).secret else a for a in args]
-            target = self.max_level - drop
+            raise PlacementError(
+                f"value %{i} ({self.src.nodes[i].op}) needs more than the {self.max_level} levels "
+                "of the chain")
         return [self.down(a, target) if self.b.type_of(a).secret else a for a in args], target
 
     def run(self, scheme: str) -> Program:
@@ -182,17 +256,20 @@ class _Leveler:
                 remap[i] = out
                 continue
             args = [remap[a] for a in n.args]
-            ct_mul = _ct_mul(src, i)
-            drop = 1 if ct_mul and scheme == "bgv" else 0
-            args, lvl = self.match(args, drop)
+            if n.op == "bootstrap":
+                out = b.unary("bootstrap", args[0])
+                self.level[out] = self.max_level
+                remap[i] = out
+                continue
+            drop = 1 if _ct_mul(src, i) and scheme == "bgv" else 0
+            args, lvl = self.match(i, args, drop)
             out = b.add_node(n.op, tuple(args), n.attrs, n.type)
             if n.type.secret:
                 self.level[out] = lvl if lvl >= 0 else self.max_level
-                if scheme == "ckks" and n.op == "mul":
+                lazy = self.rescale_after is not None and i in self.rescale_after
+                if scheme == "ckks" and (lazy or (self.rescale_after is None and n.op == "mul")):
                     if self.level[out] == 0:
-                        if not self.bootstrap:
-                            raise PlacementError(f"the program needs more than {self.max_level} levels")
-                        out = self.refresh(out)
+                        raise PlacementError(f"value %{i} ({n.op}) cannot be rescaled at level 0")
                     resc = b.unary("rescale", out)
                     self.level[resc] = self.level[out] - 1
                     out = resc
@@ -201,31 +278,94 @@ class _Leveler:
 
 
 def levels_needed(prog: Program, scheme: str) -> int:
-    """Levels the placement uses: the ct x ct depth (BGV) or the depth of all muls (CKKS)."""
-    if scheme == "bgv":
-        return multiplicative_depth(prog)
-    depth: dict[int, int] = {}
-    for i in prog.live():
-        n = prog.nodes[i]
-        dd = max((depth[a] for a in n.args), default=0)
-        if n.op == "mul" and n.type.secret:
-            dd += 1
-        depth[i] = dd
-    return max((depth[r] for r in prog.results), default=0)
+    """Levels the placement uses: the ct x ct depth (BGV) or the depth of all muls (CKKS),
+    over every secret value (also those only decoded, never returned)."""
+    return max(level_depths(strip_mgmt(prog), scheme).values(), default=0)
 
 
-def place_modswitch(prog: Program, max_level: int | None = None, *, bootstrap: bool = False) -> Program:
-    """BGV: match levels by modswitch, and modswitch both operands before each ct x ct mul."""
-    base = strip_mgmt(prog, keep=frozenset({"relinearize"}))
+def _with_bootstraps(base: Program, scheme: str, lv: int, bootstrap: bool, time_limit: float) -> Program:
+    """``base`` (no management ops) with the ILP's bootstraps inserted (none if it fits)."""
+    boot = bootstrap_points(base, scheme, lv, allow=bootstrap, time_limit=time_limit)
+    return insert_after(base, boot, "bootstrap") if boot else base
+
+
+def place_modswitch(prog: Program, max_level: int | None = None, *, bootstrap: bool = False,
+                    fixed_bootstraps: bool = False, time_limit: float = 10.0) -> Program:
+    """BGV: match levels by modswitch, and modswitch both operands before each ct x ct mul.
+
+    When the program needs more than ``max_level`` levels, ``bootstrap=True`` inserts the
+    fewest bootstraps (ILP); otherwise ``PlacementError``.  ``fixed_bootstraps=True`` keeps
+    the program's own bootstraps and places none.
+    """
+    keep = frozenset({"relinearize", "bootstrap"} if fixed_bootstraps else {"relinearize"})
+    base = strip_mgmt(prog, keep=keep)
     lv = levels_needed(base, "bgv") if max_level is None else max_level
-    return _Leveler(base, lv, bootstrap).run("bgv")
+    booted = base if fixed_bootstraps else _with_bootstraps(base, "bgv", lv, bootstrap, time_limit)
+    return _Leveler(booted, lv).run("bgv")
 
 
-def place_rescale(prog: Program, max_level: int | None = None, *, bootstrap: bool = False) -> Program:
-    """CKKS: rescale after each mul, match levels (level-down by modswitch) before add/mul."""
-    base = strip_mgmt(prog, keep=frozenset({"relinearize"}))
+# -- CKKS rescale: eager or lazy ------------------------------------------------------------
+# ops whose secret operands must be at scale Delta (rescaled)
+NEEDS_RESCALED = frozenset({"mul", "bootstrap", "decode"})
+
+
+def rescale_points(prog: Program, *, time_limit: float = 10.0) -> set[int]:
+    """Lazy rescaling: the fewest nodes after which to rescale (ILP, HiGHS).
+
+    A secret product sits at scale Delta^2 until rescaled.  Additions (and every other
+    op with several secret operands) need equal scales; multiplications, bootstraps and
+    results need scale Delta.  Variables per secret value: ``d`` (1 = scale Delta^2
+    before rescaling), ``r`` (rescale after it), ``e = d - r`` (after); minimise
+    ``sum r``.  A sum of products is therefore rescaled once, after the sum, where the
+    eager policy rescales every product.
+    """
+    m = _Milp()
+    d: dict[int, int] = {}
+    e: dict[int, int] = {}
+    r: dict[int, int] = {}
+    live = [i for i in prog.live() if prog.nodes[i].type.secret]
+    inf = float("inf")
+    for i in live:
+        n = prog.nodes[i]
+        fresh = n.op in ("input", "encode", "bootstrap", "reduce_noise")
+        is_mul = n.op == "mul"
+        d[i] = m.var(1.0 if is_mul else 0.0, 0.0 if fresh else 1.0, 0.0, True)
+        e[i] = m.var(0.0, 1.0, 0.0, True)
+        r[i] = m.var(0.0, 1.0, 1.0, True)
+        m.row({e[i]: 1.0, d[i]: -1.0, r[i]: 1.0}, 0.0, 0.0)
+    for i in live:
+        n = prog.nodes[i]
+        sargs = sorted({a for a in n.args if a in d})
+        if n.op in NEEDS_RESCALED:
+            for a in sargs:
+                m.row({e[a]: 1.0}, -inf, 0.0)
+            continue
+        if n.op in ("input", "encode", "reduce_noise"):
+            continue
+        for a, c in itertools.pairwise(sargs):
+            m.row({e[a]: 1.0, e[c]: -1.0}, 0.0, 0.0)
+        if sargs:
+            m.row({d[i]: 1.0, e[sargs[0]]: -1.0}, 0.0, 0.0)
+    for res in prog.results:
+        if res in e:
+            m.row({e[res]: 1.0}, -inf, 0.0)
+    status, x, _, _ = m.solve(time_limit, None)
+    if x is None:
+        raise PlacementError(f"rescale ILP failed ({status})")
+    return {i for i in live if x[r[i]] > 0.5}
+
+
+def place_rescale(prog: Program, max_level: int | None = None, *, bootstrap: bool = False, lazy: bool = True,
+                  fixed_bootstraps: bool = False, time_limit: float = 10.0) -> Program:
+    """CKKS: rescale products (lazily by default, see ``rescale_points``; ``lazy=False``
+    after every multiplication), match levels by modswitch before multi-operand ops;
+    bootstraps as in ``place_modswitch``."""
+    keep = frozenset({"relinearize", "bootstrap"} if fixed_bootstraps else {"relinearize"})
+    base = strip_mgmt(prog, keep=keep)
     lv = levels_needed(base, "ckks") if max_level is None else max_level
-    return _Leveler(base, lv, bootstrap).run("ckks")
+    booted = base if fixed_bootstraps else _with_bootstraps(base, "ckks", lv, bootstrap, time_limit)
+    points = rescale_points(booted, time_limit=time_limit) if lazy else None
+    return _Leveler(booted, lv, points).run("ckks")
 
 
 # -- checker ---------------------------------------------------------------------------
@@ -300,13 +440,17 @@ def check(prog: Program, scheme: str, max_level: int) -> MgmtReport:
 
 
 def manage(prog: Program, scheme: str, max_level: int | None = None, *, bootstrap: bool = False,
-           time_limit: float = 10.0) -> Program:
-    """Levels (modswitch or rescale), then optimal relinearization; checked before returning."""
+           lazy_rescale: bool = True, time_limit: float = 10.0) -> Program:
+    """Bootstraps (ILP, only if allowed and needed), levels (modswitch or lazy/eager
+    rescale), then optimal relinearization; checked before returning."""
     if scheme not in ("bgv", "ckks"):
         raise ValueError(f"manage() is for bgv/ckks, not '{scheme}'")
     base = strip_mgmt(prog)
     lv = levels_needed(base, scheme) if max_level is None else max_level
-    leveled = (place_modswitch if scheme == "bgv" else place_rescale)(base, lv, bootstrap=bootstrap)
+    if scheme == "bgv":
+        leveled = place_modswitch(base, lv, bootstrap=bootstrap, time_limit=time_limit)
+    else:
+        leveled = place_rescale(base, lv, bootstrap=bootstrap, lazy=lazy_rescale, time_limit=time_limit)
     out = insert_after(leveled, relinearize_points(leveled, time_limit=time_limit), "relinearize")
     rep = check(out, scheme, lv)
     if not rep.legal:

@@ -138,3 +138,47 @@ def test_extraction_gap_experiment_runs_tiny(tmp_path: Path) -> None:
     assert rows[0].startswith("n_ops,seed")
     assert len(rows) == 3
     assert (tmp_path / "extraction_gap.png").exists()
+
+
+# -- extraction under a level budget (BGV/CKKS) ------------------------------------------------
+def deep_or_shallow() -> EGraphView:
+    """abcd as a chain (3 muls, depth 3) or as -(-(ab)(cd)) (3 muls + 1 neg, depth 2)."""
+    ins = [(f"{v}.0", "In", [], [v, 8]) for v in "abcd"]
+    return view([*ins,
+        ("q.0", "Mul", ["a.0", "b.0"], []),
+        ("p.0", "Mul", ["q.0", "c.0"], []),
+        ("r.0", "Mul", ["p.0", "d.0"], []),
+        ("t.0", "Mul", ["c.0", "d.0"], []),
+        ("w.0", "Mul", ["q.0", "t.0"], []),
+        ("r.1", "Neg", ["w.0"], []),
+    ], "r")
+
+
+def arg_program(names: str) -> Program:
+    b = Builder("p")
+    for name in names:
+        b.arg(name, Type((8,), "i16", True))
+    return b.finish([])
+
+
+@pytest.mark.parametrize("scheme", ["bgv", "ckks"])
+def test_level_budget_picks_the_shallow_program(scheme: str) -> None:
+    from eqsat.extract_ilp import ilp_extract_levels
+    from eqsat.ir import multiplicative_depth
+
+    g = deep_or_shallow()
+    roots = [g.root(0)]
+    costs = table(scheme)
+    src = arg_program("abcd")
+    free, _ = ilp_extract(g, roots, costs)
+    assert multiplicative_depth(to_program(g, free, roots, src)) == 3  # cheapest is the chain
+    fit, info = ilp_extract_levels(g, roots, costs, scheme, 2)
+    assert fit is not None and info["status"] == "optimal" and info["bootstrap"] == 0
+    assert multiplicative_depth(to_program(g, fit, roots, src)) == 2
+    none, info = ilp_extract_levels(g, roots, costs, scheme, 1)
+    assert none is None and info["status"] == "infeasible"
+    # a bootstrap cheaper than the extra neg: keep the chain and bootstrap once
+    cheap_boot = table(scheme, {"bootstrap": 0.5})
+    boot, info = ilp_extract_levels(g, roots, cheap_boot, scheme, 2, bootstrap=True)
+    assert boot is not None and info["bootstrap"] == 1
+    assert multiplicative_depth(to_program(g, boot, roots, src)) == 3

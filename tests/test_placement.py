@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import Callable
 
 import pytest
@@ -111,3 +113,116 @@ def test_existing_management_is_replaced() -> None:
     eager = P.insert_after(prog, {i for i in prog.live() if prog.nodes[i].op == "mul"}, "relinearize")
     assert P.count(eager, "relinearize") == 2
     assert P.count(P.place_relinearize(eager), "relinearize") == 1
+
+
+# -- bootstraps chosen by an ILP --------------------------------------------------------------
+def random_mul_dag(seed: int, n_ops: int = 9) -> Program:
+    """A small random DAG of ct x ct muls, adds and plaintext muls over two inputs."""
+    rng = random.Random(seed)
+    b = Builder(f"d{seed}")
+    vals = [b.arg(f"x{i}", CT) for i in range(2)]
+    for _ in range(n_ops):
+        x, y = rng.choice(vals[-4:]), rng.choice(vals)
+        r = rng.random()
+        if r < 0.55:
+            vals.append(b.mul(x, y))
+        elif r < 0.75:
+            vals.append(b.mul(x, b.const(3, CT.with_secret(False))))
+        else:
+            vals.append(b.add(x, y))
+    return b.finish([vals[-1]])
+
+
+def fits_with(prog: Program, scheme: str, max_level: int, boots: tuple[int, ...]) -> bool:
+    """Does the program with bootstraps after ``boots`` level-check within ``max_level``?"""
+    placed = P.insert_after(prog, set(boots), "bootstrap")
+    try:
+        fn = P.place_modswitch if scheme == "bgv" else P.place_rescale
+        leveled = fn(placed, max_level, fixed_bootstraps=True)
+    except P.PlacementError:
+        return False
+    relin = P.insert_after(leveled, P.relinearize_points(leveled), "relinearize")
+    return P.check(relin, scheme, max_level).legal
+
+
+def brute_min_bootstraps(prog: Program, scheme: str, max_level: int) -> int:
+    secret = [i for i in prog.live() if prog.nodes[i].type.secret and prog.nodes[i].op != "input"]
+    for k in range(len(secret) + 1):
+        if any(fits_with(prog, scheme, max_level, boots) for boots in itertools.combinations(secret, k)):
+            return k
+    raise AssertionError("no placement at all")
+
+
+@pytest.mark.parametrize("scheme", ["bgv", "ckks"])
+@pytest.mark.parametrize("seed", range(8))
+def test_bootstrap_count_is_minimal(scheme: str, seed: int) -> None:
+    prog = random_mul_dag(seed, n_ops=10)
+    need = P.levels_needed(prog, scheme)
+    max_level = max(1, need // 2)
+    managed = P.manage(prog, scheme, max_level, bootstrap=True)
+    assert P.check(managed, scheme, max_level).legal
+    got = P.count(managed, "bootstrap")
+    assert got == brute_min_bootstraps(prog, scheme, max_level)
+    assert (got > 0) == (need > max_level)
+    inputs = random_inputs(prog, seed)
+    assert results_equal(evaluate(prog, inputs, 65537), evaluate(managed, inputs, 65537), 65537)
+
+
+def test_deep_chain_minimum_bootstraps() -> None:
+    # x^(2^9) by 9 squarings within 2 levels: one bootstrap every 2 squarings after the first 2 -> 4
+    b = Builder("sq")
+    acc = b.arg("x", CT)
+    for _ in range(9):
+        acc = b.mul(acc, acc)
+    prog = b.finish([acc])
+    for scheme in ("bgv", "ckks"):
+        managed = P.manage(prog, scheme, 2, bootstrap=True)
+        assert P.count(managed, "bootstrap") == 4
+        assert P.check(managed, scheme, 2).legal
+
+
+def test_no_bootstrap_means_located_error() -> None:
+    prog = build(power_chain)
+    with pytest.raises(P.PlacementError, match=r"value %\d+ \(mul\) needs 4 levels"):
+        P.manage(prog, "bgv", max_level=3)
+    assert P.bootstrap_points(prog, "bgv", 5) == set()
+
+
+# -- CKKS lazy rescale ----------------------------------------------------------------------
+def dot4(b: Builder, x: list[int]) -> int:
+    return b.add(b.add(b.mul(x[0], x[1]), b.mul(x[2], x[3])), b.add(b.mul(x[4], x[5]), b.mul(x[0], x[5])))
+
+
+def sum_of_products_then_square(b: Builder, x: list[int]) -> int:
+    s = b.add(b.mul(x[0], x[1]), b.mul(x[2], b.const(2, CT.with_secret(False))))
+    return b.mul(s, s)
+
+
+def mixed_sum(b: Builder, x: list[int]) -> int:
+    # a product added to a fresh value must be rescaled first: lazy == eager here
+    return b.add(b.mul(x[0], x[1]), x[2])
+
+
+@pytest.mark.parametrize(
+    "body,lazy,eager",
+    [(dot4, 1, 4), (six_products, 1, 6), (sum_of_products_then_square, 2, 3), (mixed_sum, 1, 1),
+     (power_chain, 5, 5)],
+)
+def test_lazy_rescale(body: Callable[[Builder, list[int]], int], lazy: int, eager: int) -> None:
+    prog = build(body)
+    lv = P.levels_needed(prog, "ckks")
+    lazy_prog = P.manage(prog, "ckks")
+    eager_prog = P.manage(prog, "ckks", lazy_rescale=False)
+    assert (P.count(lazy_prog, "rescale"), P.count(eager_prog, "rescale")) == (lazy, eager)
+    for managed in (lazy_prog, eager_prog):
+        rep = P.check(managed, "ckks", lv)
+        assert rep.legal, rep.errors
+        inputs = random_inputs(prog, 0)
+        assert results_equal(evaluate(prog, inputs, 65537), evaluate(managed, inputs, 65537), 65537)
+
+
+def test_checker_rejects_unequal_scales() -> None:
+    prog = build(mixed_sum)
+    relin = P.place_relinearize(prog)  # no rescale at all: x0*x1 at Delta^2 meets x2 at Delta
+    rep = P.check(relin, "ckks", 1)
+    assert any("different scales" in e for e in rep.errors)

@@ -1,0 +1,157 @@
+"""Calibrate the BGV/CKKS cost tables from our own executor's measured op latencies.
+
+In: ``--n`` (ring dimension, default 8192), ``--reps`` (timed runs per op, default 9),
+``--out DIR`` (default ``eqsat/cost_tables``), ``--csv`` (default
+``experiments/out/calibrate_costs.csv``).  Out: ``DIR/bgv.json`` and ``DIR/ckks.json``
+(read by ``eqsat.cost``: ``{"scheme", "N", "levels", "unit", "costs": {op: relative
+latency, add = 1}, "measured_us": {op: median microseconds}, "not_measured": [...]}``)
+and a CSV with one row per scheme and op.
+
+What is timed (``eqsat.backend``, the executor's own evaluator calls, at the top level
+of a chain as long as 128-bit security allows at N, one thread, median of ``reps`` runs
+after a warm-up): add, sub, neg, add_plain and mul_plain (including encoding the
+plaintext row, as the executor does), mul (tensor product, no relinearization),
+relinearize, rotate (by 1), modswitch (BGV) / rescale (CKKS; a CKKS ``modswitch``
+drops a limb without dividing and is timed as such).  ``extract`` and ``insert`` are
+priced as the lowering realizes them: a rotation plus a mask multiplication (plus an
+addition for insert).  Bootstrapping is only simulated by the executor (decrypt and
+encrypt again), so ``bootstrap``/``reduce_noise`` keep the in-code defaults and are
+listed under ``not_measured``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+from eqsat.backend.bgv import BGV
+from eqsat.backend.ckks import CKKS
+from eqsat.backend.params import HE_STANDARD, make_params
+
+from eqsat.cost import DEFAULTS
+
+ROOT = Path(__file__).resolve().parent.parent
+NOT_MEASURED = ("bootstrap", "reduce_noise")
+
+
+def median_us(fn: Callable[[], object], reps: int) -> float:
+    """Median wall time of ``fn()`` in microseconds, after one warm-up call."""
+    fn()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e6
+
+
+def levels_for(n: int, scheme: str) -> int:
+    """As many 30-bit primes as 128-bit security allows at ``n`` (as bench_backend.py)."""
+    bound = HE_STANDARD[n][0]
+    return bound // 30 - 2 if scheme == "bgv" else (bound - 3 * 31) // 30
+
+
+def time_bgv(n: int, reps: int) -> tuple[dict[str, float], int]:
+    levels = levels_for(n, "bgv")
+    ev = BGV(make_params("bgv", n, levels))
+    rng = np.random.default_rng(0)
+    row = [int(v) for v in rng.integers(0, ev.params.t, n // 2)]
+    mask = [1 if i < 4 else 0 for i in range(n // 2)]
+    a, b = ev.encrypt(row), ev.encrypt(row)
+    prod = ev.mul(a, b)
+    return {
+        "add": median_us(lambda: ev.add(a, b), reps),
+        "sub": median_us(lambda: ev.sub(a, b), reps),
+        "neg": median_us(lambda: ev.neg(a), reps),
+        "add_plain": median_us(lambda: ev.add_plain(a, row), reps),
+        "mul_plain": median_us(lambda: ev.mul_plain(a, row), reps),
+        "mask": median_us(lambda: ev.mul_plain(a, mask), reps),
+        "mul": median_us(lambda: ev.mul(a, b), reps),
+        "relinearize": median_us(lambda: ev.relinearize(prod), reps),
+        "rotate": median_us(lambda: ev.rotate(a, 1), reps),
+        "modswitch": median_us(lambda: ev.modswitch(a), reps),
+    }, levels
+
+
+def time_ckks(n: int, reps: int) -> tuple[dict[str, float], int]:
+    levels = levels_for(n, "ckks")
+    ev = CKKS(make_params("ckks", n, levels))
+    rng = np.random.default_rng(0)
+    row = [float(v) for v in rng.uniform(-1, 1, n // 2)]
+    mask = [1.0 if i < 4 else 0.0 for i in range(n // 2)]
+    a, b = ev.encrypt(row), ev.encrypt(row)
+    prod = ev.mul(a, b)
+    rel = ev.relinearize(prod)
+    return {
+        "add": median_us(lambda: ev.add(a, b), reps),
+        "sub": median_us(lambda: ev.sub(a, b), reps),
+        "neg": median_us(lambda: ev.neg(a), reps),
+        "add_plain": median_us(lambda: ev.add_plain(a, row), reps),
+        "mul_plain": median_us(lambda: ev.mul_plain(a, row), reps),
+        "mask": median_us(lambda: ev.mul_plain(a, mask), reps),
+        "mul": median_us(lambda: ev.mul(a, b), reps),
+        "relinearize": median_us(lambda: ev.relinearize(prod), reps),
+        "rotate": median_us(lambda: ev.rotate(a, 1), reps),
+        "rescale": median_us(lambda: ev.rescale(rel), reps),
+        "modswitch": median_us(lambda: ev.drop_to(a, a.level), reps),
+    }, levels
+
+
+def table_from(us: dict[str, float], scheme: str) -> dict[str, float]:
+    """Relative costs (add = 1) for the whole vocabulary; unmeasured ops keep their defaults."""
+    unit = us["add"]
+    rel = {op: round(t / unit, 2) for op, t in us.items() if op != "mask"}
+    rel["extract"] = round((us["rotate"] + us["mask"]) / unit, 2)
+    rel["insert"] = round((us["rotate"] + us["mask"] + us["add"]) / unit, 2)
+    if scheme == "bgv":
+        rel["rescale"] = rel["modswitch"]  # BGV has no rescale; the same prime drop
+    out = dict(DEFAULTS[scheme])
+    out.update(rel)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--n", type=int, default=8192)
+    ap.add_argument("--reps", type=int, default=9)
+    ap.add_argument("--out", type=Path, default=ROOT / "eqsat" / "cost_tables")
+    ap.add_argument("--csv", type=Path, default=ROOT / "experiments" / "out" / "calibrate_costs.csv")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    args.csv.parent.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, object]] = []
+    for scheme, fn in (("bgv", time_bgv), ("ckks", time_ckks)):
+        us, levels = fn(args.n, args.reps)
+        costs = table_from(us, scheme)
+        doc = {
+            "scheme": scheme, "N": args.n, "levels": levels, "unit": "relative latency, add = 1",
+            "source": "experiments/calibrate_costs.py (eqsat.backend, one thread, median)",
+            "costs": costs, "measured_us": {k: round(v, 1) for k, v in us.items()},
+            "not_measured": list(NOT_MEASURED),
+        }
+        (args.out / f"{scheme}.json").write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+        for op, c in sorted(costs.items()):
+            rows.append({"scheme": scheme, "N": args.n, "op": op, "relative": c,
+                         "measured_us": round(us[op], 1) if op in us else "",
+                         "default": DEFAULTS[scheme][op]})
+        print(f"{scheme}: " + ", ".join(f"{op} {c:g}" for op, c in sorted(costs.items())))
+    with args.csv.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"wrote {args.out / 'bgv.json'}, {args.out / 'ckks.json'} and {args.csv}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
