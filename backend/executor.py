@@ -15,14 +15,16 @@ CKKS: ``measured_bits`` = log2 of the largest absolute slot error against the fl
 reference, ``predicted_bits`` = log2 of the model's error bound; ``match`` holds when
 every output is within its predicted bound (the stated tolerance).
 A result that is a ``decode`` reports the noise of that decryption; other plaintext
-results (computed in the clear) carry ``None``.
+results (computed in the clear) carry ``None``.  A vector split over several ciphertexts
+(wider than N/2 slots, see ``backend.lowering``) reports its noisiest chunk, measured and
+predicted.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from eqsat.interp import evaluate, results_equal
@@ -34,7 +36,11 @@ from .lowering import Enc, Lowering
 from .params import HE_STANDARD, Params, make_params
 
 INSECURE_SIZES = (64, 128, 256, 512)
-CKKS_MIN_PRECISION_BITS = 10.0
+#: the precision the model must *guarantee* (its worst-case error bound, relative to the
+#: values).  With scaling primes below 2^31 the worst-case bound of a fresh ciphertext is
+#: already ~2^-9 at N = 8192 and doubles with every squaring of values near 1 (x^8 by
+#: seven products: ~2^-6 at N = 16384); measured errors are typically 5-8 bits smaller.
+CKKS_MIN_PRECISION_BITS = 4.0
 
 
 def _max_slots(prog: Program) -> int:
@@ -48,7 +54,8 @@ def _fits(prog: Program, params: Params, input_bound: float) -> bool:
         env = Lowering(prog, ev, params.scheme).run(None)
         for r in prog.results:
             if isinstance(env[r], Enc):
-                ev.decrypt(env[r].ct)
+                for ct in env[r].cts:
+                    ev.decrypt(ct)
         if params.scheme == "bgv":
             return all(budget >= 2.0 for _, budget in ev.decrypts)
         for ct, _ in ev.decrypts:
@@ -59,21 +66,30 @@ def _fits(prog: Program, params: Params, input_bound: float) -> bool:
             if ct.err > 2.0 ** (-CKKS_MIN_PRECISION_BITS) * max(1.0, ct.bound):
                 return False
         return True
-    except BackendError:
+    except (BackendError, OverflowError):  # OverflowError: the scale chain diverged (too many levels)
         return False
 
 
-def choose_params(prog: Program, scheme: str, insecure: bool = False, input_bound: float = 1.0) -> Params:
+def choose_params(
+    prog: Program,
+    scheme: str,
+    insecure: bool = False,
+    input_bound: float = 1.0,
+    ring_dims: Sequence[int] | None = None,
+) -> Params:
     """Smallest N (then fewest primes) that is 128-bit secure and that the model accepts.
 
     ``insecure=True`` also tries ring dimensions below the HE Standard table (64..512),
-    for fast tests; the result then reports ``security_bits`` 0.
+    for fast tests; the result then reports ``security_bits`` 0.  ``ring_dims`` restricts
+    the candidate ring dimensions (with ``insecure``, any chain length is allowed there).
     """
     slots = _max_slots(prog)
     sizes = (INSECURE_SIZES if insecure else ()) + tuple(HE_STANDARD)
+    if ring_dims is not None:
+        sizes = tuple(ring_dims)
     for n in sizes:
-        if slots > n // 2:
-            continue
+        if slots > n // 2 and n != sizes[-1]:
+            continue  # a larger N holds the vector in one row; split only at the largest N
         for levels in range(0, 40):
             try:
                 params = make_params(scheme, n, levels, insecure=insecure or n not in HE_STANDARD)
@@ -153,13 +169,13 @@ def run_program(
             val, info = low._decrypt(v)
             outputs.append(val)
             infos.append(info)
-            model_cts.append(mod_env[r].ct)
+            model_cts.append(model.worst(mod_env[r].cts))
         else:  # a plaintext result; if it came out of a decode, report that decryption
             outputs.append(v)
             infos.append(low.decrypt_info.get(r))
             arg = prog.nodes[r].args[0] if prog.nodes[r].op == "decode" else None
             m = mod_env.get(arg) if arg is not None else None
-            model_cts.append(m.ct if isinstance(m, Enc) and r in low.decrypt_info else None)
+            model_cts.append(model.worst(m.cts) if isinstance(m, Enc) and r in low.decrypt_info else None)
     elapsed = time.perf_counter() - start
 
     if scheme == "bgv":

@@ -15,8 +15,17 @@ Packing (one row of R = N/2 slots; both rows hold the same data)
   (slot j holds v[j mod n]); a ring rotation by k is then the vector's cyclic rotation
   by k.  A tensor of any other size n <= R sits in slots [0, n) (the rest is
   unspecified); its rotation by k is rot(v, k)*1[0, n-k) + rot(v, k-n)*1[n-k, n) (two
-  ring rotations, two masks).  n > R is refused with ``BackendError`` (the parameter
-  choice picks N large enough when it can; splitting across ciphertexts is not done).
+  ring rotations, two masks).
+* A tensor of n > R slots is split over c = ceil(n/R) ciphertexts ("chunks"): chunk j
+  holds slots [j*R, (j+1)*R) of the vector padded with zeros to c*R (the parameter
+  choice prefers a larger N and splits only at the largest candidate N).  Element-wise
+  ops apply chunk by chunk; ``extract``/``insert`` address chunk i // R, slot i mod R.
+  A rotation by k maps output slot i to source slot (i + k) mod n: output chunk j takes
+  each source chunk c' that feeds it, rotated by the shift (k mod R for power-of-two n;
+  for other n the wrap-around at n adds a second shift), times a 0/1 mask of the output
+  slots it supplies -- for power-of-two n that is two source chunks, rot(C_(j+a), b) *
+  1[0, R-b) + rot(C_(j+a+1), b) * 1[R-b, R) with k = a*R + b; a rotated source chunk is
+  shared by every output chunk that needs it, and full-chunk moves (b = 0) are free.
 * A scalar lives in slot 0 (other slots unspecified); a secret scalar input is
   encrypted replicated in every slot.
 * Rotations use one Galois key per distinct step while the keys fit in
@@ -40,8 +49,11 @@ Management
   by two small scalar multiplications.
 * CKKS: rescaling is automatic (after every mul and mul_plain, as OpenFHE's
   FLEXIBLEAUTO); the program's ``rescale``/``modswitch`` ops are then no-ops (counted
-  as ``rescale_explicit_ignored``).  Operands at different levels are aligned by
-  dropping limbs and one scale-adjusting multiplication by 1 followed by a rescale.
+  as ``rescale_explicit_ignored``).  A product is relinearized before its rescale (even
+  when the program places ``relinearize`` later: rescaling a degree-3 ciphertext adds
+  a rounding term r_2 s^2, about sqrt(N) times larger than the key-switching noise).
+  Operands at different levels are aligned by dropping limbs and one scale-adjusting
+  multiplication by 1 followed by a rescale.
 * ``reduce_noise``/``bootstrap``: a *simulated* bootstrap -- the executor decrypts
   with the secret key and encrypts again -- counted as ``bootstraps_simulated``.
 """
@@ -65,11 +77,21 @@ GALOIS_KEY_BUDGET = 1 << 30  # bytes of Galois keys kept before rotations are co
 
 @dataclass
 class Enc:
-    """A secret value: a ciphertext holding ``n`` logical slots (``scalar``: slot 0)."""
+    """A secret value: ``n`` logical slots (``scalar``: slot 0) in one ciphertext per chunk.
 
-    ct: Any
+    ``cts`` has one ciphertext, or ceil(n / R) chunks for a vector wider than a row.
+    """
+
+    cts: list[Any]
     n: int
     scalar: bool
+
+    @property
+    def ct(self) -> Any:
+        """The ciphertext of a value that fits one row."""
+        if len(self.cts) != 1:
+            raise BackendError(f"a {self.n}-slot vector is split over {len(self.cts)} ciphertexts")
+        return self.cts[0]
 
 
 @dataclass
@@ -121,16 +143,24 @@ class Lowering:
         return self._red(r)
 
     # -- packing ------------------------------------------------------------------
+    def _chunks(self, n: int, scalar: bool) -> int:
+        return 1 if scalar or n <= self.R else -(-n // self.R)
+
+    def _rows(self, value: Clear, n: int, scalar: bool) -> list[list[Any]]:
+        """The slot rows of a cleartext value, one per chunk (see the packing notes)."""
+        if self._chunks(n, scalar) == 1:
+            return [self._row(value, n, scalar)]
+        vals = value if isinstance(value, list) else [value] * n
+        zero = 0 if self.t is not None else 0.0
+        padded = [self._red(v) for v in vals] + [zero] * (-n % self.R)
+        return [padded[j : j + self.R] for j in range(0, len(padded), self.R)]
+
     def _row(self, value: Clear, n: int, scalar: bool) -> list[Any]:
         if scalar:
             v = value[0] if isinstance(value, list) else value
             return [self._red(v)] * self.R
         vals = value if isinstance(value, list) else [value] * n
         vals = [self._red(v) for v in vals]
-        if n > self.R:
-            raise BackendError(
-                f"a vector of {n} slots does not fit one row of {self.R} slots at N={2 * self.R}"
-            )
         if _pow2(n):
             return vals * (self.R // n)
         zero = 0 if self.t is not None else 0.0
@@ -138,7 +168,7 @@ class Lowering:
 
     def _mask(self, n: int, positions: set[int]) -> list[Any]:
         one, zero = (1, 0) if self.t is not None else (1.0, 0.0)
-        if _pow2(n):
+        if _pow2(n) and n <= self.R:
             return [one if j % n in positions else zero for j in range(self.R)]
         return [one if j in positions else zero for j in range(self.R)]
 
@@ -215,10 +245,10 @@ class Lowering:
         a, b = self._align(self._relin(a), self._relin(b))
         self._bump("mul")
         r = self.ev.mul(a, b)
+        if self.scheme == "ckks":  # relinearize, then rescale (as OpenFHE's EvalMult does)
+            return self._rescale_ckks(self._relin(r, auto=self.explicit_relin))
         if not self.explicit_relin:
             r = self._relin(r, auto=False)
-        if self.scheme == "ckks":
-            r = self._rescale_ckks(r)
         return r
 
     def _mul_plain(self, a: Any, row: list[Any]) -> Any:
@@ -237,15 +267,24 @@ class Lowering:
         return self.ev.neg(a)
 
     def _encrypt(self, value: Clear, n: int, scalar: bool) -> Enc:
-        self._bump("encrypt")
-        return Enc(self.ev.encrypt(self._row(value, n, scalar)), n, scalar)
+        rows = self._rows(value, n, scalar)
+        self._bump("encrypt", len(rows))
+        return Enc([self.ev.encrypt(r) for r in rows], n, scalar)
 
     def _decrypt(self, e: Enc) -> tuple[Clear, dict[str, float]]:
-        self._bump("decrypt")
-        row, info = self.ev.decrypt(e.ct)
+        """The slots, and the measurement of the noisiest chunk (max noise, min budget)."""
+        self._bump("decrypt", len(e.cts))
+        vals: list[Any] = []
+        info: dict[str, float] = {}
+        for ct in e.cts:
+            row, inf = self.ev.decrypt(ct)
+            vals += row if len(e.cts) > 1 else row[: e.n]
+            for key, x in inf.items():
+                worst = min if key.startswith("budget") else max
+                info[key] = worst(info.get(key, x), x)
         if e.scalar:
-            return row[0], info
-        return list(row[: e.n]), info
+            return vals[0], info
+        return vals[: e.n], info
 
     # -- slot movement ---------------------------------------------------------------
     def _gather(self, items: dict[int, Enc], n: int) -> Any:
@@ -268,42 +307,77 @@ class Lowering:
 
     def _materialize(self, v: Pending) -> Any:
         """Turn pending inserts into an ``Enc`` (or a clear list if nothing is secret)."""
-        secret = {i: s for i, s in v.items.items() if isinstance(s, Enc)}
         base = v.base
         clear: list[Any] = [self._red(0)] * v.n
         for i, s in v.items.items():
             if not isinstance(s, Enc):
                 clear[i] = s
-        acc = None
-        if isinstance(base, Enc):
-            keep = set(range(v.n)) - set(v.items)
-            if keep:
-                acc = self._mul_plain(self._relin(base.ct), self._mask(v.n, keep))
-        else:
+        if not isinstance(base, Enc):
             for j in range(v.n):
                 if j not in v.items:
                     clear[j] = base[j]
-        if secret:
-            g = self._gather(secret, v.n)
-            acc = g if acc is None else self._add("add", acc, g)
-        if acc is None:
-            if not isinstance(base, Enc):
+            if not any(isinstance(s, Enc) for s in v.items.values()):
                 return clear
-            acc = self._mul_plain(base.ct, self._mask(v.n, set()))
-        if any(c is None or c != 0 for c in clear):
-            acc = self._add_plain(acc, self._row(clear, v.n, False))
-        return Enc(acc, v.n, False)
+        chunks = self._chunks(v.n, False)
+        width = v.n if chunks == 1 else self.R  # a chunk is a full row: no replication
+        rows = self._rows(clear, v.n, False)
+        cts = []
+        for j in range(chunks):
+            lo = j * self.R if chunks > 1 else 0
+            hi = min(v.n, lo + self.R) if chunks > 1 else v.n
+            items = {i - lo: s for i, s in v.items.items() if lo <= i < hi}
+            secret = {i: s for i, s in items.items() if isinstance(s, Enc)}
+            acc = None
+            if isinstance(base, Enc):
+                keep = set(range(hi - lo)) - set(items)
+                if keep:
+                    acc = self._mul_plain(self._relin(base.cts[j]), self._mask(width, keep))
+            if secret:
+                g = self._gather(secret, width)
+                acc = g if acc is None else self._add("add", acc, g)
+            if acc is None:  # nothing secret lands in this chunk
+                src = base.cts[j] if isinstance(base, Enc) else next(
+                    s for s in v.items.values() if isinstance(s, Enc)
+                ).ct
+                acc = self._mul_plain(self._relin(src), self._mask(width, set()))
+            if any(c is None or c != 0 for c in rows[j]):
+                acc = self._add_plain(acc, rows[j])
+            cts.append(acc)
+        return Enc(cts, v.n, False)
 
     def _rotate_vec(self, v: Enc, k: int) -> Enc:
         n = v.n
         k %= n
         if k == 0:
             return v
+        if len(v.cts) > 1:
+            return self._rotate_split(v, k)
         if _pow2(n):
-            return Enc(self._rotate(v.ct, k), n, False)
+            return Enc([self._rotate(v.ct, k)], n, False)
         lo = self._mul_plain(self._rotate(v.ct, k), self._mask(n, set(range(n - k))))
         hi = self._mul_plain(self._rotate(v.ct, k - n), self._mask(n, set(range(n - k, n))))
-        return Enc(self._add("add", lo, hi), n, False)
+        return Enc([self._add("add", lo, hi)], n, False)
+
+    def _rotate_split(self, v: Enc, k: int) -> Enc:
+        """Rotation of a split vector: per output chunk, masked rotations of source chunks."""
+        R, n = self.R, v.n
+        rotated: dict[tuple[int, int], Any] = {}
+        out = []
+        for j in range(len(v.cts)):
+            parts: dict[tuple[int, int], set[int]] = {}
+            for r in range(min(R, n - j * R)):
+                src = (j * R + r + k) % n
+                parts.setdefault((src // R, (src % R - r) % R), set()).add(r)
+            acc = None
+            for (c, b), slots in sorted(parts.items()):
+                if (c, b) not in rotated:
+                    rotated[(c, b)] = self._rotate(v.cts[c], b)
+                x = rotated[(c, b)]
+                if len(slots) < R:
+                    x = self._mul_plain(x, self._mask(R, slots))
+                acc = x if acc is None else self._add("add", acc, x)
+            out.append(acc)
+        return Enc(out, n, False)
 
     # -- the walk ---------------------------------------------------------------------
     def run(self, inputs: Mapping[str, object] | None, keep_all: bool = False) -> dict[int, Any]:
@@ -374,7 +448,9 @@ class Lowering:
             env[i] = self._binary(op, args[0], args[1], n, scalar)
         elif op == "neg":
             x = args[0]
-            env[i] = Enc(self._neg(x.ct), n, scalar) if isinstance(x, Enc) else self._clear_bin("sub", 0, x)
+            env[i] = Enc([self._neg(c) for c in x.cts], n, scalar) if isinstance(x, Enc) else self._clear_bin(
+                "sub", 0, x
+            )
         elif op == "rotate":
             x = args[0]
             k = int(node.attrs[0])  # type: ignore[call-overload]
@@ -386,7 +462,11 @@ class Lowering:
         elif op == "extract":
             x = args[0]
             idx = int(node.attrs[0])  # type: ignore[call-overload]
-            env[i] = Enc(self._rotate(x.ct, idx), 1, True) if isinstance(x, Enc) else x[idx]
+            if isinstance(x, Enc):
+                chunk, slot = divmod(idx, self.R) if len(x.cts) > 1 else (0, idx)
+                env[i] = Enc([self._rotate(x.cts[chunk], slot)], 1, True)
+            else:
+                env[i] = x[idx]
         elif op == "insert":
             env[i] = self._insert(args[0], args[1], int(node.attrs[0]), n)  # type: ignore[call-overload]
         elif op == "from_elements":
@@ -403,7 +483,7 @@ class Lowering:
                 while step < self.R:
                     ct = self._add("add", ct, self._rotate(ct, -step))
                     step *= 2
-                env[i] = Enc(ct, n, False)
+                env[i] = Enc([ct] * self._chunks(n, False), n, False)
             else:
                 env[i] = [x] * n
         else:
@@ -421,17 +501,26 @@ class Lowering:
             return self._clear_bin(op, x, y)
         if ex and ey:
             if op == "mul":
-                return Enc(self._mul(x.ct, y.ct), n, scalar)
-            return Enc(self._add(op, x.ct, y.ct), n, scalar)
+                return Enc([self._mul(a, b) for a, b in zip(x.cts, y.cts, strict=True)], n, scalar)
+            return Enc([self._add(op, a, b) for a, b in zip(x.cts, y.cts, strict=True)], n, scalar)
         ct_side, clear = (x, y) if ex else (y, x)
-        row = self._row(clear, n, scalar)
+        return Enc(
+            [
+                self._mixed(op, ex, c, row)
+                for c, row in zip(ct_side.cts, self._rows(clear, n, scalar), strict=True)
+            ],
+            n,
+            scalar,
+        )
+
+    def _mixed(self, op: str, ct_first: bool, ct: Any, row: list[Any]) -> Any:
         if op == "mul":
-            return Enc(self._mul_plain(ct_side.ct, row), n, scalar)
+            return self._mul_plain(ct, row)
         if op == "add":
-            return Enc(self._add_plain(ct_side.ct, row), n, scalar)
-        if ex:  # ct - p
-            return Enc(self._add_plain(ct_side.ct, [self._clear_bin("sub", 0, v) for v in row]), n, scalar)
-        return Enc(self._add_plain(self._neg(ct_side.ct), row), n, scalar)  # p - ct
+            return self._add_plain(ct, row)
+        if ct_first:  # ct - p
+            return self._add_plain(ct, [self._clear_bin("sub", 0, v) for v in row])
+        return self._add_plain(self._neg(ct), row)  # p - ct
 
     def _insert(self, s: Any, v: Any, idx: int, n: int) -> Any:
         if not isinstance(s, Enc) and isinstance(v, list):
@@ -446,7 +535,9 @@ class Lowering:
     def _management(self, op: str, x: Any, n: int, scalar: bool) -> Any:
         if not isinstance(x, Enc):
             return x
-        ct = x.ct
+        return Enc([self._manage_one(op, ct) for ct in x.cts], x.n, x.scalar)
+
+    def _manage_one(self, op: str, ct: Any) -> Any:
         if op == "relinearize":
             ct = self._relin(ct, auto=False)
         elif op in ("modswitch", "rescale"):
@@ -460,4 +551,4 @@ class Lowering:
         else:  # reduce_noise, bootstrap
             self._bump("bootstraps_simulated")
             ct = self.ev.refresh(self._relin(ct))
-        return Enc(ct, x.n, x.scalar)
+        return ct

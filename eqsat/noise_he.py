@@ -9,19 +9,42 @@ In: a ``Program`` and a ``Params`` (``eqsat.backend.params``).  Out:
 The model runs the *same lowering* as the encrypted executor
 (``eqsat.backend.lowering``) against abstract ciphertexts, so every rotation, mask,
 modswitch, factor balancing and relinearization the executor performs is accounted for.
+A vector split over several ciphertexts (wider than N/2 slots) is predicted by its
+noisiest chunk.
 
-BGV quantity: a bound on the canonical-embedding norm of the phase x = c_0 + c_1 s
-(= f*m + t*e, before reduction mod t), in bits.  The coefficient infinity norm that
-the executor measures is at most the canonical norm, so measured <= predicted whenever
-the heuristic holds.  Rules (in the style of HEIR's kpz21 model, heuristic
-bound D*sqrt(N*var) for a random polynomial with i.i.d. coefficients, D = 6):
-fresh: var = t^2/12 + t^2 sigma^2 (4N/3 + 1); add: a + b; mul: a*b (submultiplicative);
-mul_plain: a*||p|| (||p|| = |c| for a constant c, else D*t*sqrt(N/12)); key switching
-(relinearize, rotate) adds D*sqrt(N*t^2*((l+1) N q^2 sigma^2/12/P^2 + (1 + 2N/3)/12));
-modswitch: a/q + D*sqrt(N*t^2 (1 + 2N/3)/12); rotations preserve the canonical norm.
+BGV quantity: a bound on the canonical-embedding norm ||x||_can = max_j |x(zeta_j)| of
+the phase x = c_0 + c_1 s + c_2 s^2 (= f*m + t*e, before reduction mod t), in bits.  The
+coefficient infinity norm that the executor measures is at most the canonical norm
+(||x||_inf <= ||x||_2 = ||x||_can,2 / sqrt(N) <= ||x||_can), so measured <= predicted.
+
+The bound is worst-case style: every *independent random* polynomial a with i.i.d.
+coefficients of variance v is bounded once, ||a||_can <= B(v) = D*sqrt(N*v) (each
+evaluation a(zeta) is close to a complex Gaussian of variance N*v; D = 6 puts the tail
+at exp(-36) per point); everything built from such polynomials is then bounded by the
+triangle inequality and the exact submultiplicativity ||a*b||_can <= ||a||_can ||b||_can.
+One refinement keeps the bound sound: a sum sum_k a_k b_k of *independent* zero-mean
+random a_k (coefficient variance v) times any b_k is, given the b_k, sub-Gaussian at each
+zeta with variance N v sum_k |b_k(zeta)|^2, hence at most D sqrt(N v) sqrt(sum ||b_k||^2).
+In particular a product with the secret key is bounded by B(v) * S, S = B(2/3), never by
+B(N*v*2/3) as if the product's coefficients were independent -- that "one Gaussian"
+shortcut under-predicts, most visibly for the s^2 term of a degree-3 ciphertext that is
+modswitched before relinearization (about D*sqrt(2N/3) too small: 6-7 bits at N = 8192).
+Plaintext polynomials (encodings of slot data) are modelled as random with coefficients
+uniform mod t: B(t^2/12) (a constant plaintext c is the constant polynomial: |c|).
+
+  fresh           B(t^2/12) + t*B_e*sqrt(1 + 2 S^2)              (m + t(e u + e_0 + e_1 s))
+  add/sub         a + b;  neg, rotate (an automorphism permutes the zeta_j): a
+  mul             a * b;  mul_plain: a * ||p||;  mul_scalar: a * |c|
+  key switch      a + t*(sqrt(l+1) B(q^2/12) B_e / P + U sqrt(1 + S^2))   (relinearize, rotate)
+  modswitch       a / q + t*U*sqrt(1 + S^2 + ... + S^(2(d-1)))        (d = ciphertext degree)
+
+with B_e = B(sigma^2), U = B(1/12) (rounding residues uniform in [-1/2, 1/2]), q the
+largest prime of the level, P the key-switching prime.
 
 CKKS quantity: a bound on the absolute error in every slot, plus a bound on the slot
-values themselves (needed for products); the same variance terms divided by the scale.
+values themselves (needed for products).  A slot is an evaluation of the phase over the
+scale, so the same canonical bounds apply divided by the scale (t replaced by 1; the
+encoding rounding adds U per encode).
 """
 
 from __future__ import annotations
@@ -64,13 +87,23 @@ class _Base:
         self.params = params
         self.n = params.N
         self.decrypts: list[tuple[NoiseCt, float]] = []
+        self.S = _can(self.n, VAR_T)  # ||s||_can
+        self.U = _can(self.n, 1.0 / 12.0)  # a rounding residue, coefficients in [-1/2, 1/2]
+        self.Be = _can(self.n, VAR_E)  # a fresh error polynomial
 
-    def _ks_var(self, level: int) -> tuple[float, float]:
+    def _round(self, degree: int) -> float:
+        """||r_0 + r_1 s + ... + r_(d-1) s^(d-1)||_can for rounding residues r_k (unit scale)."""
+        return self.U * math.sqrt(sum(self.S ** (2 * k) for k in range(degree)))
+
+    def _ks_unit(self, level: int) -> float:
+        """Key-switching noise at unit scale: (sum_i d_i e_i) / P + rounding (r_0 + r_1 s)."""
         q = max(self.params.moduli[: level + 1])
-        p = self.params.special
-        digits = (level + 1) * self.n * q * q * VAR_E / 12.0 / (p * p)
-        rounding = (1.0 + self.n * VAR_T) / 12.0
-        return digits, rounding
+        digits = math.sqrt(level + 1) * _can(self.n, q * q / 12.0) * self.Be / self.params.special
+        return digits + self._round(2)
+
+    def worst(self, cts: list[NoiseCt]) -> NoiseCt:
+        """The chunk with the largest noise (a value split over several ciphertexts)."""
+        return max(cts, key=lambda c: (c.bits, c.err))
 
     def log_q(self, level: int) -> float:
         return sum(math.log2(q) for q in self.params.moduli[: level + 1])
@@ -82,13 +115,14 @@ class BGVNoise(_Base):
     def __init__(self, params: Params) -> None:
         super().__init__(params)
         self.t = params.t
-        n, t = self.n, params.t
-        self.fresh = math.log2(_can(n, t * t / 12.0 + t * t * VAR_E * (2 * n * VAR_T + 1)))
-        self.ms = math.log2(_can(n, t * t * (1.0 + n * VAR_T) / 12.0))
+        t = params.t
+        self.fresh = math.log2(t * self.U + t * self.Be * math.sqrt(1.0 + 2.0 * self.S**2))
+
+    def _ms(self, degree: int) -> float:
+        return math.log2(self.t * self._round(degree))
 
     def _ks(self, level: int) -> float:
-        d, r = self._ks_var(level)
-        return math.log2(_can(self.n, self.t * self.t * (d + r)))
+        return math.log2(self.t * self._ks_unit(level))
 
     def _pnorm(self, row: list[Any], factor: int = 1) -> float:
         vals: set[int | None] = {None if v is None else (int(v) * factor) % self.t for v in row}
@@ -96,7 +130,7 @@ class BGVNoise(_Base):
             c = vals.pop()
             if c is not None:  # a constant plaintext is the constant polynomial c (centered)
                 return math.log2(max(min(c, self.t - c), 1))
-        return math.log2(_can(self.n, self.t * self.t / 12.0))
+        return math.log2(self.t * self.U)
 
     def encrypt(self, row: list[Any]) -> NoiseCt:
         return NoiseCt(self.params.max_level, self.fresh)
@@ -135,7 +169,7 @@ class BGVNoise(_Base):
     def modswitch(self, a: NoiseCt) -> NoiseCt:
         q = self.params.moduli[a.level]
         f = a.factor * pow(q, -1, self.t) % self.t
-        return NoiseCt(a.level - 1, _lse(a.bits - math.log2(q), self.ms), f, a.degree)
+        return NoiseCt(a.level - 1, _lse(a.bits - math.log2(q), self._ms(a.degree)), f, a.degree)
 
     def refresh(self, a: NoiseCt) -> NoiseCt:
         self.decrypt(a)
@@ -148,10 +182,8 @@ class CKKSNoise(_Base):
     def __init__(self, params: Params, input_bound: float = 1.0) -> None:
         super().__init__(params)
         self.input_bound = input_bound
-        n = self.n
-        self.fresh_can = _can(n, 1.0 / 12.0 + VAR_E * (2 * n * VAR_T + 1))
-        self.round_can = _can(n, (1.0 + n * VAR_T) / 12.0)
-        self.enc_can = _can(n, 1.0 / 12.0)
+        self.fresh_can = self.U + self.Be * math.sqrt(1.0 + 2.0 * self.S**2)
+        self.enc_can = self.U
         scales = {params.max_level: 2.0**params.scale_bits}
         for lv in range(params.max_level, 0, -1):
             scales[lv - 1] = scales[lv] ** 2 / params.moduli[lv]
@@ -164,8 +196,7 @@ class CKKSNoise(_Base):
         return max((self.input_bound if v is None else abs(float(v)) for v in row), default=0.0)
 
     def _ks(self, level: int) -> float:
-        d, r = self._ks_var(level)
-        return _can(self.n, d + r)
+        return self._ks_unit(level)
 
     def _ct(self, a: NoiseCt, **kw: Any) -> NoiseCt:
         base = dict(level=a.level, scale=a.scale, err=a.err, bound=a.bound, degree=a.degree)
@@ -212,7 +243,7 @@ class CKKSNoise(_Base):
     def rescale(self, a: NoiseCt) -> NoiseCt:
         q = self.params.moduli[a.level]
         s = a.scale / q
-        return self._ct(a, level=a.level - 1, scale=s, err=a.err + self.round_can / s)
+        return self._ct(a, level=a.level - 1, scale=s, err=a.err + self._round(a.degree) / s)
 
     def drop_to(self, a: NoiseCt, limbs: int) -> NoiseCt:
         return self._ct(a, level=limbs - 1)
@@ -227,7 +258,7 @@ def _walk(prog: Program, ev: Any, scheme: str) -> dict[int, Any]:
     from .backend.lowering import Enc, Lowering
 
     env = Lowering(prog, ev, scheme).run(None, keep_all=True)
-    return {i: v.ct for i, v in env.items() if isinstance(v, Enc)}
+    return {i: ev.worst(v.cts) for i, v in env.items() if isinstance(v, Enc)}
 
 
 def predict_bgv(prog: Program, params: Params) -> dict[int, float]:

@@ -11,9 +11,18 @@ Matched parameters: the same N, the same number and size of primes (ours: primes
 whose last prime is likewise its special prime), one thread.  SEAL has no BGV: our
 BGV is compared with SEAL's BFV (same ring, same primes, t = 65537), which is the
 scheme a SEAL user would run for exact integer arithmetic; BFV multiplication does
-more work than BGV's, so the mul ratio favours us.  OpenFHE (``openfhe``) ships
-wheels for Python 3.10 and 3.12 only; on other versions its column is empty and the
-CSV says why.  Timings: the median of ``reps`` runs after one warm-up.
+more work than BGV's, so the mul ratio favours us.
+
+OpenFHE (``openfhe``) ships wheels for Python 3.10 and 3.12 only (the 3.12 ones are
+built on Ubuntu 24.04 and need libstdc++ >= GCC 13; the 3.10 ones, version suffix
+.22.4, on Ubuntu 22.04).  So ``experiments/bench_openfhe.py`` runs in a separate venv,
+``experiments/.venv-openfhe-py312`` or ``-py310``, created here on demand (``python3.X
+-m venv`` + ``pip install openfhe``); the first whose ``import openfhe`` works is used,
+and its JSON timings are merged.  If none works, the OpenFHE column is empty and the
+CSV's note says why (``--no-openfhe`` skips it).  OpenFHE picks its own prime sizes (BGV
+needs primes = 1 mod 2N*t, i.e. ~37 bits here); the CSV records them.  OpenFHE's
+Python API exposes no bare NTT, so the NTT row compares with SEAL (and galois) only.
+Timings: the median of ``reps`` runs after one warm-up.
 
 Known differences in what is timed: our ``decrypt`` also measures the noise (exact
 centered CRT of the phase); SEAL keeps CKKS ciphertexts in NTT form, so its CKKS
@@ -25,12 +34,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import statistics
-import sys
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -189,13 +200,65 @@ def seal(n: int, scheme: str, bits: list[int], reps: int) -> dict[str, float]:
     return res
 
 
-def openfhe_status() -> str:
-    try:
-        import openfhe  # noqa: F401
-    except ImportError:
-        ver = f"{sys.version_info.major}.{sys.version_info.minor}"
-        return f"openfhe unavailable for Python {ver} (its wheels: 3.10, 3.12)"
-    return "openfhe importable (not timed by this script)"
+#: (Python version, pip requirement): the 3.12 wheels, then the Ubuntu-22.04 build for 3.10
+OPENFHE_CANDIDATES = (("3.12", "openfhe"), ("3.10", "openfhe==1.6.1.0.22.4"))
+EXPERIMENTS = Path(__file__).resolve().parent
+
+
+def _interpreter(version: str) -> str | None:
+    """A working ``python<version>``: on PATH, or under pyenv's versions directory."""
+    import glob
+    import shutil
+
+    cands = [shutil.which(f"python{version}")]
+    cands += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")))
+    for c in cands:
+        if c and subprocess.run([c, "--version"], capture_output=True).returncode == 0:
+            return c
+    return None
+
+
+def openfhe_python() -> tuple[str | None, str]:
+    """(interpreter of a venv where ``import openfhe`` works, status message)."""
+    reasons = []
+    for version, req in OPENFHE_CANDIDATES:
+        venv = EXPERIMENTS / f".venv-openfhe-py{version.replace('.', '')}"
+        py = venv / "bin" / "python"
+        if not py.exists():
+            base = _interpreter(version)
+            if base is None:
+                reasons.append(f"no python{version}")
+                continue
+            print(f"creating {venv} ({req}) ...", flush=True)
+            made = subprocess.run([base, "-m", "venv", str(venv)], capture_output=True, text=True)
+            inst = made.returncode == 0 and (
+                subprocess.run(
+                    [str(py), "-m", "pip", "install", "-q", req], capture_output=True, text=True
+                ).returncode
+                == 0
+            )
+            if not inst:
+                reasons.append(f"python{version}: venv or pip install {req} failed")
+                continue
+        check = subprocess.run([str(py), "-c", "import openfhe"], capture_output=True, text=True)
+        if check.returncode == 0:
+            return str(py), f"openfhe via Python {version} ({venv.name})"
+        last = (check.stderr.strip().splitlines() or ["?"])[-1]
+        reasons.append(f"python{version}: import openfhe failed: {last[-120:]}")
+    return None, "openfhe unavailable: " + "; ".join(reasons)
+
+
+def openfhe_timings(py: str, sizes: list[int], reps: int) -> tuple[dict[str, Any], str]:
+    """Run bench_openfhe.py in its venv; {} and the reason on failure."""
+    cmd = [py, str(EXPERIMENTS / "bench_openfhe.py"), "--sizes", *map(str, sizes), "--reps", str(reps)]
+    cmd += ["--bgv-levels", *(str(levels_for(n, "bgv")) for n in sizes)]
+    cmd += ["--ckks-levels", *(str(levels_for(n, "ckks") + 1) for n in sizes)]  # same prime count
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        return {}, "openfhe run failed: " + (proc.stderr.strip().splitlines() or ["?"])[-1][-160:]
+    data = json.loads(proc.stdout)
+    return data, f"OpenFHE {data['version']} (Python {data['python']}, 1 thread)"
 
 
 def galois_ntt_us(n: int, reps: int) -> float:
@@ -211,70 +274,94 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[8192, 16384])
     ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--no-openfhe", action="store_true", help="skip the OpenFHE column")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, object]] = []
-    status = openfhe_status()
+    ofhe: dict[str, Any] = {}
+    if args.no_openfhe:
+        status = "openfhe skipped (--no-openfhe)"
+    else:
+        py, status = openfhe_python()
+        if py is not None:
+            ofhe, status = openfhe_timings(py, args.sizes, args.reps)
     print(status)
     for n in args.sizes:
         for scheme, ours_fn in (("bgv", ours_bgv), ("ckks", ours_ckks)):
             ours, bits = ours_fn(n, args.reps)
             theirs = seal(n, scheme, bits, args.reps)
+            other = ofhe.get("results", {}).get(str(n), {}).get(scheme, {})
             if scheme == "bgv":
                 ours["ntt (one limb, galois)"] = galois_ntt_us(n, args.reps)
             for op in [*OPS, "ntt (one limb, galois)"]:
                 if op not in ours:
                     continue
-                o, t = ours[op], theirs.get(op)
-                row = {
-                    "N": n,
-                    "primes": "+".join(map(str, bits)),
-                    "ours": scheme.upper(),
-                    "seal": "BFV" if scheme == "bgv" else "CKKS",
-                    "op": op,
-                    "ours_us": round(o, 1),
-                    "seal_us": None if t is None else round(t, 1),
-                    "ratio": None if t is None else round(o / t, 2),
-                    "openfhe_us": None,
-                    "note": status if op == "encrypt" else "",
-                }
-                rows.append(row)
+                o, t, f = ours[op], theirs.get(op), other.get(op)
+                rows.append(
+                    {
+                        "N": n,
+                        "primes": "+".join(map(str, bits)),
+                        "ours": scheme.upper(),
+                        "seal": "BFV" if scheme == "bgv" else "CKKS",
+                        "op": op,
+                        "ours_us": round(o, 1),
+                        "seal_us": None if t is None else round(t, 1),
+                        "ratio": None if t is None else round(o / t, 2),
+                        "openfhe_us": None if f is None else round(f, 1),
+                        "ratio_openfhe": None if f is None else round(o / f, 2),
+                        "openfhe_primes": _openfhe_primes(other, len(bits) - 1),
+                        "note": status if op == "encrypt" else "",
+                    }
+                )
                 print(
                     f"N={n:6d} {scheme:4s} {op:24s} ours {o:10.1f} us   seal {t or float('nan'):10.1f} us"
+                    f"   openfhe {f or float('nan'):10.1f} us"
                 )
     path = OUT / "bench_backend.csv"
     with path.open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    plot(rows, OUT / "bench_backend.png")
+    plot(rows, OUT / "bench_backend.png", status)
     print(f"wrote {path} and {OUT / 'bench_backend.png'}")
     return 0
 
 
-def plot(rows: list[dict[str, object]], path: Path) -> None:
+def _openfhe_primes(timings: dict[str, float], count: int) -> str:
+    if not timings:
+        return ""
+    return f"{count} x ~{timings['prime_bits']:.0f} bits, log2 Q = {timings['log_q']:.0f}"
+
+
+def plot(rows: list[dict[str, object]], path: Path, openfhe_note: str) -> None:
+    """Two panels: our time / SEAL's and our time / OpenFHE's, per op, log scale."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    series = sorted({(int(r["N"]), str(r["ours"])) for r in rows if r["ratio"] is not None})  # type: ignore[call-overload]
-    fig, ax = plt.subplots(figsize=(11, 4.8))
+    series = sorted({(int(str(r["N"])), str(r["ours"])) for r in rows})
+    fig, axes = plt.subplots(2, 1, figsize=(11, 8.5), sharex=True)
     width = 0.8 / max(1, len(series))
-    for k, (n, sch) in enumerate(series):
-        ys = []
-        for op in OPS:
-            match = [r for r in rows if r["N"] == n and r["ours"] == sch and r["op"] == op]
-            ys.append(float(match[0]["ratio"]) if match and match[0]["ratio"] is not None else np.nan)  # type: ignore[arg-type]
-        ax.bar(np.arange(len(OPS)) + k * width, ys, width, label=f"{sch} N={n}")
-    ax.axhline(1.0, color="k", lw=0.8)
-    ax.axhline(2.0, color="r", lw=0.8, ls="--", label="goal: 2x SEAL")
-    ax.set_yscale("log")
-    ax.set_xticks(np.arange(len(OPS)) + 0.4 - width / 2)
-    ax.set_xticklabels(OPS, rotation=20, ha="right")
-    ax.set_ylabel("our time / SEAL time (log)")
-    ax.set_title("eqsat.backend vs SEAL (TenSEAL sealapi), matched N and primes, one thread")
-    ax.legend(fontsize=8, ncol=3)
+    for ax, key, who in ((axes[0], "ratio", "SEAL (TenSEAL sealapi)"), (axes[1], "ratio_openfhe", "OpenFHE")):
+        for k, (n, sch) in enumerate(series):
+            ys = []
+            for op in OPS:
+                match = [r for r in rows if r["N"] == n and r["ours"] == sch and r["op"] == op]
+                val = match[0][key] if match else None
+                ys.append(float(str(val)) if val is not None else np.nan)
+            ax.bar(np.arange(len(OPS)) + k * width, ys, width, label=f"{sch} N={n}")
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.axhline(2.0, color="r", lw=0.8, ls="--", label="goal: 2x")
+        ax.set_yscale("log")
+        ax.set_ylabel(f"our time / {who.split()[0]} time")
+        title = f"eqsat.backend vs {who}, matched N and prime count, one thread"
+        if key == "ratio_openfhe" and all(r[key] is None for r in rows):
+            title += f"\n({openfhe_note})"
+        ax.set_title(title, fontsize=10)
+        ax.legend(fontsize=8, ncol=3)
+    axes[1].set_xticks(np.arange(len(OPS)) + 0.4 - width / 2)
+    axes[1].set_xticklabels(OPS, rotation=20, ha="right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
