@@ -355,21 +355,32 @@ def to_program(g: EGraphView, choice: Choice, roots: list[int], original: Progra
     def vec_type(n: int, secret: bool) -> Type:
         return Type(() if n == 1 else (n,), elem, secret)
 
-    def build(c: int) -> int:
-        if c in built:
-            return built[c]
-        if c in on_stack:
-            raise ExtractionError("extracted program is cyclic")
-        on_stack.add(c)
-        idx = choice.node[c]
-        if idx < 0:
-            raise ExtractionError("no finite program for an e-class")
-        n = g.nodes[idx]
-        args = [build(ch) for ch in n.children]
-        on_stack.discard(c)
-        out = _emit(b, n, args, vec_type, elem_by_name)
-        built[c] = out
-        return out
+    def build(root: int) -> int:
+        """Post-order over the chosen nodes, iterative (a 64x64 stencil's chosen program
+        is thousands of nodes deep along its insertion chain)."""
+        stack: list[tuple[int, bool]] = [(root, False)]
+        while stack:
+            c, expanded = stack.pop()
+            if c in built:
+                continue
+            idx = choice.node[c]
+            if idx < 0:
+                raise ExtractionError("no finite program for an e-class")
+            n = g.nodes[idx]
+            if expanded:
+                on_stack.discard(c)
+                built[c] = _emit(b, n, [built[ch] for ch in n.children], vec_type, elem_by_name)
+                continue
+            if c in on_stack:
+                raise ExtractionError("extracted program is cyclic")
+            on_stack.add(c)
+            stack.append((c, True))
+            for ch in reversed(n.children):
+                if ch not in built:
+                    if ch in on_stack:
+                        raise ExtractionError("extracted program is cyclic")
+                    stack.append((ch, False))
+        return built[root]
 
     results = [build(r) for r in roots]
     # results keep their declared types (shape), e.g. a scalar stays a scalar

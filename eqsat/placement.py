@@ -122,6 +122,48 @@ def insert_after(prog: Program, after: set[int], op: str) -> Program:
     return b.finish([remap[r] for r in prog.results])
 
 
+def relinearize_first(prog: Program) -> Program:
+    """Move each ``relinearize`` below the single-use ``modswitch``/``rescale`` chain it
+    follows: ``relin(ms(ms(x)))`` becomes ``ms(ms(relin(x)))``, same op counts.
+
+    Switching the modulus of a degree-3 ciphertext rounds its ``s^2`` part too: the
+    executor measured about 82 bits of BGV noise on optimized x^8 with the switch first
+    and about 50 with the relinearization first.
+    """
+    uses = prog.uses()
+    moved: dict[int, int] = {}  # relinearize node -> the node it now applies to
+    for i in prog.live():
+        n = prog.nodes[i]
+        if n.op != "relinearize":
+            continue
+        cur = n.args[0]
+        while (prog.nodes[cur].op in ("modswitch", "rescale") and uses.get(cur, 0) == 1
+               and cur not in prog.results):
+            cur = prog.nodes[cur].args[0]
+        if cur != n.args[0]:
+            moved[i] = cur
+    if not moved:
+        return prog
+    relin_of = {base: r for r, base in moved.items()}
+    skip = set(moved)
+    b = Builder(prog.name, style=prog.style)
+    b.meta.update(prog.meta)
+    for name, ty in prog.args:
+        b.arg(name, ty)
+    remap: dict[int, int] = {}
+    for i in prog.live():
+        n = prog.nodes[i]
+        if i in skip:  # its chain was rebuilt on top of the relinearized base
+            remap[i] = remap[n.args[0]]
+            continue
+        out = b._arg_ids[str(n.attrs[0])] if n.op == "input" else b.add_node(
+            n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
+        remap[i] = out
+        if i in relin_of:  # the chain's base: relinearize it, the chain above reads that
+            remap[i] = b.unary("relinearize", out)
+    return b.finish([remap[r] for r in prog.results])
+
+
 def place_relinearize(prog: Program, *, time_limit: float = 10.0) -> Program:
     """Fewest relinearizations making every degree-3 use legal (existing ones are replaced)."""
     base = strip_mgmt(prog, keep=MGMT_OPS - {"relinearize"})
@@ -451,7 +493,7 @@ def manage(prog: Program, scheme: str, max_level: int | None = None, *, bootstra
         leveled = place_modswitch(base, lv, bootstrap=bootstrap, time_limit=time_limit)
     else:
         leveled = place_rescale(base, lv, bootstrap=bootstrap, lazy=lazy_rescale, time_limit=time_limit)
-    out = insert_after(leveled, relinearize_points(leveled, time_limit=time_limit), "relinearize")
+    out = relinearize_first(insert_after(leveled, relinearize_points(leveled, time_limit=time_limit), "relinearize"))
     rep = check(out, scheme, lv)
     if not rep.legal:
         raise PlacementError(f"management placement failed its own check: {rep.errors[0]}")

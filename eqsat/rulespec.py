@@ -147,6 +147,11 @@ class EggLang:
         return t
 
     @staticmethod
+    def varies(t: Any) -> Any:
+        """A fact: no term in ``t``'s class is a constant (see ``eqsat.term.varies``)."""
+        return eq(term.varies(t)).to(i64(1))
+
+    @staticmethod
     def is_result(t: Any) -> Fact:
         """A fact: ``t`` is (in the class of) one of the program's results."""
         return eq(t).to(term.Root(var("__result", i64)))
@@ -472,6 +477,7 @@ class SemLang:
     # a sampled term "exists" when it is defined; evaluated lazily, with the other conditions
     exists = staticmethod(lambda t: Lazy(lambda v: v is not None, (t,)))
     is_result = exists  # any sampled term may be a result
+    varies = exists  # a guard on where rules fire, not on what they mean
     eq = staticmethod(lambda a, b: force(a) == force(b))
     ne = staticmethod(lambda a, b: force(a) != force(b))
     lt = staticmethod(lambda a, b: force(a) < force(b))

@@ -173,6 +173,16 @@ def leaf_key(t: T) -> String:
     """Analysis: the key of a ``Mask`` (its slot set) or an ``In`` (its name) in the class."""
 
 
+@function(egg_fn="varies", merge=lambda old, new: old.min(new))
+def varies(t: T) -> i64:
+    """Analysis: 1 when no term in the class is a constant (its value depends on a program
+    input), 0 when one is (``x * 0`` joins the class of ``0``: min over the class).
+
+    Rules that realign rotations require 1: a constant's class holds its rotations by
+    every offset ever built, and aligning against those enumerated every pair (gx 4x4:
+    84k matches of rot-align-add in one iteration, then no return)."""
+
+
 # Why the leaf-value facts exist: a rule pattern such as ``Add(Add(a, Num(i, n)), Num(j, n))``
 # makes egglog 13.2 join the leaf atoms ``Num(i, n)`` through their output column, which
 # it scans: 18 s per run of that one rule on a 30k-node e-graph holding 2.8k constants.
@@ -185,7 +195,7 @@ slots_analysis = ruleset(name="slots-analysis")
 
 @slots_analysis.register
 def _slots_rules(
-    a: T, b: T, s: String, c: i64, n: i64, k: i64, x: f64
+    a: T, b: T, s: String, c: i64, n: i64, k: i64, x: f64, x2: i64
 ) -> object:
     yield rule(In(s, n), name="slots-in").then(set_(slots(In(s, n))).to(n))
     yield rule(Num(c, n), name="slots-num").then(set_(slots(Num(c, n))).to(n))
@@ -208,6 +218,22 @@ def _slots_rules(
     yield rule(Encode(a), slots(a) == n, name="slots-encode").then(set_(slots(Encode(a))).to(n))
     yield rule(Decode(a), slots(a) == n, name="slots-decode").then(set_(slots(Decode(a))).to(n))
     yield rule(Root(k), name="slots-root").then(Root(k))
+    yield rule(In(s, n), name="slots-varies-in").then(set_(varies(In(s, n))).to(1))
+    yield rule(Num(c, n), name="slots-varies-num").then(set_(varies(Num(c, n))).to(0))
+    yield rule(NumF(x, n), name="slots-varies-numf").then(set_(varies(NumF(x, n))).to(0))
+    yield rule(Dense(s, n), name="slots-varies-dense").then(set_(varies(Dense(s, n))).to(0))
+    yield rule(Mask(s, n), name="slots-varies-mask").then(set_(varies(Mask(s, n))).to(0))
+    for label, make in (("add", Add), ("sub", Sub), ("mul", Mul)):
+        yield rule(make(a, b), varies(a) == c, varies(b) == k, name=f"slots-varies-{label}").then(
+            set_(varies(make(a, b))).to(c.max(k)))
+    for label, make1 in (("neg", Neg), ("encode", Encode), ("decode", Decode)):
+        yield rule(make1(a), varies(a) == c, name=f"slots-varies-{label}").then(set_(varies(make1(a))).to(c))
+    yield rule(Rot(a, k), varies(a) == c, name="slots-varies-rot").then(set_(varies(Rot(a, k))).to(c))
+    yield rule(Ext(a, k), varies(a) == c, name="slots-varies-ext").then(set_(varies(Ext(a, k))).to(c))
+    yield rule(Ins(a, b, k), varies(a) == c, varies(b) == x2, name="slots-varies-ins").then(
+        set_(varies(Ins(a, b, k))).to(c.max(x2)))
+    yield rule(Place(a, k, n), varies(a) == c, name="slots-varies-place").then(set_(varies(Place(a, k, n))).to(c))
+    yield rule(Splat(a, n), varies(a) == c, name="slots-varies-splat").then(set_(varies(Splat(a, n))).to(c))
     yield rule(Num(c, n), name="slots-num-val").then(set_(num_val(Num(c, n))).to(c))
     yield rule(NumF(x, n), name="slots-numf-val").then(set_(numf_val(NumF(x, n))).to(x))
     yield rule(Mask(s, n), name="slots-mask-key").then(set_(leaf_key(Mask(s, n))).to(s))

@@ -138,7 +138,7 @@ def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
     return (
         L.Sub(L.Rot(a, j), L.Rot(b, k)),
         L.Rot(L.Sub(a, L.Rot(b, L.mod(k - j, n))), j),
-        [L.eq(L.slots(a), n), L.ne(j, k)],
+        [L.eq(L.slots(a), n), L.ne(j, k), L.varies(a), L.varies(b)],
     )
 
 
@@ -148,7 +148,7 @@ def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
     return (
         L.Mul(L.Rot(a, j), L.Rot(b, k)),
         L.Rot(L.Mul(a, L.Rot(b, L.mod(k - j, n))), j),
-        [L.eq(L.slots(a), n), L.ne(j, k)],
+        [L.eq(L.slots(a), n), L.ne(j, k), L.varies(a), L.varies(b)],
     )
 
 
@@ -158,21 +158,22 @@ def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
     return (
         L.Add(L.Rot(a, j), L.Rot(b, k)),
         L.Rot(L.Add(a, L.Rot(b, L.mod(k - j, n))), j),
-        [L.eq(L.slots(a), n), L.ne(j, k), L.ne(a, b)],
+        [L.eq(L.slots(a), n), L.ne(j, k), L.ne(a, b), L.varies(a), L.varies(b)],
     )
 
 
 # -- linear combinations of rotations (rotate-and-reduce, stencils) --------------------------
 @r("lin-lift")
 def _(L, v: Term, k: Int, n: N):
-    """rot(v, k) = LinRot(v, rho^k)"""
-    return L.Rot(v, k), L.LinRot(v, L.call(o.mono, k, 1, n), n), [L.eq(L.slots(v), n)]
+    """rot(v, k) = LinRot(v, rho^k)  (v not a constant: plaintext rotations are free, and a
+    constant's class holds its rotations by every offset)"""
+    return L.Rot(v, k), L.LinRot(v, L.call(o.mono, k, 1, n), n), [L.eq(L.slots(v), n), L.varies(v)]
 
 
 @r("lin-lift-base")
 def _(L, v: Term, k: Int, n: N):
     """v = LinRot(v, 1) for a v that is rotated somewhere"""
-    return L.Rot(v, k), L.Rot(L.LinRot(v, L.call(o.mono, 0, 1, n), n), k), [L.eq(L.slots(v), n)]
+    return L.Rot(v, k), L.Rot(L.LinRot(v, L.call(o.mono, 0, 1, n), n), k), [L.eq(L.slots(v), n), L.varies(v)]
 
 
 @r("lin-add")

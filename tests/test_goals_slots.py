@@ -115,3 +115,8 @@ def test_roberts_cross_vectorizes() -> None:
     res = assert_optimizes("roberts_cross_16x16.mlir", at_most={"rotate": 9, "mul": 4, "insert": 4, "extract": 4})
     ops = res.report["after"]["ops"]
     assert ops.get("rotate", 0) + ops.get("extract", 0) <= 9
+
+
+def test_gx_16x16_is_at_most_4_rotations() -> None:
+    # issue 3: gx 16x16 <= 4 rotations (HEIR: 6); weighted rows share their rotations
+    assert_optimizes("gx_16x16.mlir", at_most={"rotate": 4}, extract=0, insert=0)

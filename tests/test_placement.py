@@ -226,3 +226,42 @@ def test_checker_rejects_unequal_scales() -> None:
     relin = P.place_relinearize(prog)  # no rescale at all: x0*x1 at Delta^2 meets x2 at Delta
     rep = P.check(relin, "ckks", 1)
     assert any("different scales" in e for e in rep.errors)
+
+
+def _ops_in_order(prog: Program) -> list[str]:
+    return [prog.nodes[i].op for i in prog.live() if prog.nodes[i].op not in ("input",)]
+
+
+def test_relinearize_comes_before_modswitch() -> None:
+    """x^8 by squarings: every product is relinearized before its modulus is switched."""
+    def pow8(b: Builder, x: list[int]) -> int:
+        y = x[0]
+        for _ in range(3):
+            y = b.mul(y, y)
+        return y
+
+    prog = build(pow8)
+    out = P.manage(prog, "bgv")
+    for i in out.live():
+        n = out.nodes[i]
+        if n.op == "modswitch":
+            assert out.nodes[n.args[0]].op != "mul", _ops_in_order(out)
+    ops = _ops_in_order(out)
+    assert ops.count("relinearize") == 3 and ops.count("mul") == 3
+    assert P.check(out, "bgv", P.levels_needed(prog, "bgv")).legal
+    inputs = random_inputs(prog, 1)
+    assert results_equal(evaluate(prog, inputs, 65537), evaluate(out, inputs, 65537), 65537)
+
+
+def test_relinearize_first_keeps_counts_and_values() -> None:
+    b = Builder("f")
+    x = b.arg("x", CT)
+    m = b.mul(x, x)
+    r = b.unary("relinearize", b.unary("modswitch", b.unary("modswitch", m)))
+    prog = b.finish([b.add(r, x)])
+    out = P.relinearize_first(prog)
+    assert sorted(_ops_in_order(out)) == sorted(_ops_in_order(prog))
+    relin = next(i for i in out.live() if out.nodes[i].op == "relinearize")
+    assert out.nodes[out.nodes[relin].args[0]].op == "mul"
+    inputs = random_inputs(prog, 2)
+    assert results_equal(evaluate(prog, inputs, 65537), evaluate(out, inputs, 65537), 65537)

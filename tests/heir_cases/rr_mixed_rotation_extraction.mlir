@@ -1,0 +1,31 @@
+// heir: tests/Dialect/TensorExt/Transforms/rotate_and_reduce.mlir, @simple_sum_mixed_rotation_extraction
+// heir-rotations: 3
+// Slot 0 of rot1(v) + rot2(v) holds v[1] + v[2]; with the extracts of slots 0 and 3..7 the
+// scalar is the sum of all 8 slots: three rotations, read from slot 0.
+func.func @sum_mixed(%v: tensor<8xi32>) -> i32 {
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i3 = arith.constant 3 : index
+  %i4 = arith.constant 4 : index
+  %i5 = arith.constant 5 : index
+  %i6 = arith.constant 6 : index
+  %i7 = arith.constant 7 : index
+  %x0 = tensor.extract %v[%i0] : tensor<8xi32>
+  %r1 = tensor_ext.rotate %v, %i1 : tensor<8xi32>, index
+  %r2 = tensor_ext.rotate %v, %i2 : tensor<8xi32>, index
+  %pair = arith.addi %r1, %r2 : tensor<8xi32>
+  %x12 = tensor.extract %pair[%i0] : tensor<8xi32>
+  %x3 = tensor.extract %v[%i3] : tensor<8xi32>
+  %x4 = tensor.extract %v[%i4] : tensor<8xi32>
+  %x5 = tensor.extract %v[%i5] : tensor<8xi32>
+  %x6 = tensor.extract %v[%i6] : tensor<8xi32>
+  %x7 = tensor.extract %v[%i7] : tensor<8xi32>
+  %s1 = arith.addi %x0, %x12 : i32
+  %s2 = arith.addi %s1, %x3 : i32
+  %s3 = arith.addi %s2, %x4 : i32
+  %s4 = arith.addi %s3, %x5 : i32
+  %s5 = arith.addi %s4, %x6 : i32
+  %s6 = arith.addi %s5, %x7 : i32
+  return %s6 : i32
+}
