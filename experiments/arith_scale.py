@@ -1,0 +1,126 @@
+"""Scaling of the arithmetic rules: random arithmetic programs through the whole pipeline.
+
+In: program sizes (``--sizes 250,500,1000,2000``) and schedules (``--schedules
+default,all``).  Out: ``arith_scale.csv`` (ops, schedule, wall s, saturation s, e-graph
+nodes, iterations, stop reason, cost before/after, peak RSS MB) and ``arith_scale.png``
+under ``--out`` (default ``experiments/out``), and one printed line per run.
+
+The programs are ``random_program`` of ``tests/test_rules_arith.py`` (adds, subs,
+ciphertext products, products by constants 2, 3, 5, 9, -7, 255, 1000 and small added
+constants, each op reading one of the 30 latest values).  Each run is
+``eqsat.pipeline.optimize`` under its default limits, in a fresh child process (so the
+peak RSS is that run's own, and a run that exhausts memory or time is recorded as
+``killed``/``timeout`` instead of ending the sweep).  Run with ``ulimit -v`` and
+``timeout``: ``python experiments/arith_scale.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = Path(__file__).resolve().parent / "out"
+FIELDS = ["ops", "schedule", "wall_s", "saturation_s", "nodes", "iterations", "stop_reason",
+          "cost_before", "cost_after", "peak_rss_mb"]
+
+
+def run_one(ops: int, schedule: str) -> dict[str, object]:
+    """Optimize ``random_program(ops)`` under ``schedule`` in this process; the CSV row."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_rules_arith import random_program
+
+    from eqsat.pipeline import optimize
+
+    prog = random_program(ops)
+    t = time.perf_counter()
+    res = optimize(prog, "bgv", rules=schedule)
+    wall = time.perf_counter() - t
+    rep = res.report
+    eg = rep["egraph"]
+    assert isinstance(eg, dict)
+    before, after = rep["before"], rep["after"]
+    assert isinstance(before, dict) and isinstance(after, dict)
+    return {
+        "ops": ops, "schedule": schedule, "wall_s": round(wall, 2), "saturation_s": round(res.run.time_s, 2),
+        "nodes": eg["nodes"], "iterations": eg["iterations"], "stop_reason": rep["stop_reason"],
+        "cost_before": before["cost"], "cost_after": after["cost"],
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def run_child(ops: int, schedule: str, timeout_s: float) -> dict[str, object]:
+    """``run_one`` in a child process; a failed child gives a row with its reason."""
+    t = time.perf_counter()
+    cmd = [sys.executable, __file__, "--one", f"{ops}:{schedule}"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired:
+        return {"ops": ops, "schedule": schedule, "wall_s": round(time.perf_counter() - t, 2), "stop_reason": "timeout"}
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        reason = "killed" if proc.returncode < 0 or "memory" in proc.stderr else "error"
+        print(proc.stderr[-2000:], file=sys.stderr)
+        return {"ops": ops, "schedule": schedule, "wall_s": round(time.perf_counter() - t, 2), "stop_reason": reason}
+    return json.loads(lines[-1])  # type: ignore[no-any-return]
+
+
+def plot(rows: list[dict[str, object]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    for sched in sorted({str(r["schedule"]) for r in rows}):
+        mine = [r for r in rows if r["schedule"] == sched and r.get("nodes") is not None]
+        xs = [int(r["ops"]) for r in mine]  # type: ignore[call-overload]
+        axes[0].plot(xs, [float(r["wall_s"]) for r in mine], "o-", label=f"{sched}: wall")  # type: ignore[arg-type]
+        axes[0].plot(xs, [float(r["saturation_s"]) for r in mine], "x--", label=f"{sched}: saturation")  # type: ignore[arg-type]
+        axes[1].plot(xs, [int(r["nodes"]) for r in mine], "o-", label=sched)  # type: ignore[call-overload]
+        axes[2].plot(xs, [float(r["peak_rss_mb"]) for r in mine], "o-", label=sched)  # type: ignore[arg-type]
+    for ax, label in zip(axes, ("time (s)", "e-graph nodes", "peak RSS (MB)"), strict=True):
+        ax.set_xlabel("program ops")
+        ax.set_ylabel(label)
+        ax.legend(fontsize=7)
+    fig.suptitle("random arithmetic programs through optimize (default limits)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, object]]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="250,500,1000,2000")
+    ap.add_argument("--schedules", default="default,all")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per run (child process)")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--one", help="internal: OPS:SCHEDULE, run in this process and print the row as JSON")
+    args = ap.parse_args(argv)
+    if args.one:
+        ops, _, sched = args.one.partition(":")
+        print(json.dumps(run_one(int(ops), sched)))
+        return []
+    rows = []
+    for ops in (int(s) for s in args.sizes.split(",")):
+        for sched in args.schedules.split(","):
+            row = run_child(ops, sched, args.timeout)
+            rows.append(row)
+            print(", ".join(f"{k}={row.get(k, '')}" for k in FIELDS), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "arith_scale.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    plot(rows, args.out / "arith_scale.png")
+    return rows
+
+
+if __name__ == "__main__":
+    main()
