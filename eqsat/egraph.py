@@ -111,7 +111,7 @@ class Loader:
                 self._emit(i)
         roots = []
         for k, r in enumerate(self.prog.results):
-            self.lines.append(f"(union (Root {k}) {self.name[r]})")
+            self.lines.append(f"(pending (Root {k}) {self.name[r]})")
             roots.append(k)
         return roots
 
@@ -122,6 +122,9 @@ class Loader:
         op = n.op
         if op in ("add", "sub", "mul") and any(x in self.covered for x in n.args):
             self.name[i] = self._tree_root(i)  # only the balanced form (see ``load``)
+            return
+        if op == "insert" and n.args[1] in self.covered:
+            self.name[i] = self._chain(i)  # only the Place sum (see ``_covered_interiors``)
             return
         a = [self.name[x] for x in n.args]
         if op in MGMT_OPS:
@@ -187,6 +190,16 @@ class Loader:
                 self._prod_leaves(i, leaves, top=True, interior=interior)
                 if len(leaves) > BALANCED_ONLY_LEAVES:
                     covered.update(interior)
+            elif n.op == "insert" and not self._inner_insert(i):
+                # a long insertion chain loads only as its Place sum: the nested chain was
+                # as deep as it is long (the slots analysis needed one iteration per insert)
+                inner: list[int] = []
+                cur = n.args[1]
+                while self.prog.nodes[cur].op == "insert" and self._inner_insert(cur):
+                    inner.append(cur)
+                    cur = self.prog.nodes[cur].args[1]
+                if len(inner) + 1 > BALANCED_ONLY_LEAVES:
+                    covered.update(inner)
         return covered
 
     def _single_use(self, i: int) -> bool:
@@ -216,7 +229,9 @@ class Loader:
             if len(leaves) >= 3:
                 self._union(i, self._balanced("Mul", self._sorted(leaves)))
         elif n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
-            self._chain(i)
+            form = self._chain(i)
+            if form:
+                self._union(i, form)
 
     def _tree_root(self, i: int) -> str:
         """The balanced canonical tree of the sum or product rooted at ``i``, emitted; its name."""
@@ -256,10 +271,10 @@ class Loader:
         self._union_name(name, f"(Ext (LinRot {self.name[src]} {_quote(rotpoly.key(p, slots))} {slots}) 0)")
 
     def _union_name(self, name: str, expr: str) -> None:
-        self.lines.append(f"(union {name} {expr})")
+        self.lines.append(f"(pending {name} {expr})")  # applied at the end (term.pending)
 
     def _union(self, i: int, expr: str) -> None:
-        self.lines.append(f"(union {self.name[i]} {expr})")
+        self._union_name(self.name[i], expr)
 
     def _sum_leaves(
         self, root: int, sign: int, pos: list[int], neg: list[int], top: bool = False,
@@ -326,7 +341,8 @@ class Loader:
             return p
         return f"(Sub {p} {self._balanced('Add', self._sorted(neg))})"
 
-    def _chain(self, i: int) -> None:
+    def _chain(self, i: int) -> str:
+        """Emit the Place-sum form of the chain topped at ``i``; its name ("" if empty)."""
         n = self.prog.nodes[i]
         ty = n.type
         written: dict[int, int] = {}
@@ -347,8 +363,8 @@ class Loader:
         for slot in sorted(written):
             parts.append(self.fresh(f"(Place {self.name[written[slot]]} {slot} {ty.slots})"))
         if not parts:
-            return
-        self._union(i, self._balanced("Add", parts))
+            return ""
+        return self._balanced("Add", parts)
 
 
 def _is_zero(prog: Program, i: int) -> bool:
@@ -376,6 +392,7 @@ class Session:
         for start in range(0, len(loader.lines), LOAD_CHUNK):
             text = "\n".join(loader.lines[start : start + LOAD_CHUNK])
             self.egraph._egraph.run_program(*self.egraph._egraph.parse_program(text))
+        self.egraph.run(term.load_unions)
         self.egraph.run(term.slots_analysis.saturate())
 
     def size(self) -> int:

@@ -216,7 +216,7 @@ def _leaf_matcher(facts: dict[str, list[Any]]) -> type[EggLang]:
         Num = staticmethod(lambda c, n: leaf(term.num_val, c, n))
         NumF = staticmethod(lambda c, n: leaf(term.numf_val, c, n))
         Mask = staticmethod(lambda s, n: leaf(term.leaf_key, s, n))
-        In = staticmethod(lambda s, n: leaf(term.leaf_key, s, n))
+        In = staticmethod(lambda s, n: leaf(term.in_name, s, n))
 
     return Matcher
 
