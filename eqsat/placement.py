@@ -72,6 +72,8 @@ def count(prog: Program, op: str) -> int:
 # -- relinearization --------------------------------------------------------------
 def relinearize_points(prog: Program, *, time_limit: float = 10.0) -> set[int]:
     """The nodes after which to relinearize (an optimal set, see the module docstring)."""
+    if not any(_ct_mul(prog, i) for i in prog.live()):
+        return set()  # no degree-3 value anywhere: nothing to place (and no ILP to build)
     m = _Milp()
     d: dict[int, int] = {}
     e: dict[int, int] = {}
