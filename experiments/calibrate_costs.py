@@ -25,9 +25,8 @@ import argparse
 import csv
 import json
 import os
-import statistics
-import time
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -36,29 +35,17 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 from eqsat.backend.bgv import BGV
 from eqsat.backend.ckks import CKKS
-from eqsat.backend.params import HE_STANDARD, make_params
+from eqsat.backend.params import make_params
 
 from eqsat.cost import DEFAULTS
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# the benchmark's own timing and level choice, so both scripts measure the same way
+from bench_backend import levels_for  # noqa: E402
+from bench_backend import timeit as median_us  # noqa: E402
+
 NOT_MEASURED = ("bootstrap", "reduce_noise")
-
-
-def median_us(fn: Callable[[], object], reps: int) -> float:
-    """Median wall time of ``fn()`` in microseconds, after one warm-up call."""
-    fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e6
-
-
-def levels_for(n: int, scheme: str) -> int:
-    """As many 30-bit primes as 128-bit security allows at ``n`` (as bench_backend.py)."""
-    bound = HE_STANDARD[n][0]
-    return bound // 30 - 2 if scheme == "bgv" else (bound - 3 * 31) // 30
 
 
 def time_bgv(n: int, reps: int) -> tuple[dict[str, float], int]:
