@@ -169,6 +169,8 @@ class Loader:
         nm = f"$v{i}"
         self.lines.append(f"(let {nm} {expr})")
         self.name[i] = nm
+        if op == "rotate":
+            self.lines.append(f"(src_rot {nm})")
         self._canonical(i)
 
     # -- canonical forms --------------------------------------------------------

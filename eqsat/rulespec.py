@@ -152,6 +152,11 @@ class EggLang:
         return eq(term.varies(t)).to(i64(1))
 
     @staticmethod
+    def from_source(t: Any) -> Any:
+        """A fact: ``t``'s class holds a rotation of the source program (``term.src_rot``)."""
+        return term.src_rot(t)
+
+    @staticmethod
     def is_result(t: Any) -> Fact:
         """A fact: ``t`` is (in the class of) one of the program's results."""
         return eq(t).to(term.Root(var("__result", i64)))
@@ -478,6 +483,7 @@ class SemLang:
     exists = staticmethod(lambda t: Lazy(lambda v: v is not None, (t,)))
     is_result = exists  # any sampled term may be a result
     varies = exists  # a guard on where rules fire, not on what they mean
+    from_source = exists
     eq = staticmethod(lambda a, b: force(a) == force(b))
     ne = staticmethod(lambda a, b: force(a) != force(b))
     lt = staticmethod(lambda a, b: force(a) < force(b))

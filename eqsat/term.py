@@ -204,6 +204,12 @@ def pending(a: T, b: T) -> Unit:
 load_unions = ruleset(name="load-unions")
 
 
+@function(egg_fn="src_rot")
+def src_rot(t: T) -> Unit:
+    """Fact set by the loader: the class holds a rotation written in the source program
+    (``lin-rot`` rewrites those, not the rotations its own realizations create)."""
+
+
 @function(egg_fn="varies", merge=lambda old, new: old.min(new))
 def varies(t: T) -> i64:
     """Analysis: 1 when no term in the class is a constant (its value depends on a program
@@ -282,6 +288,7 @@ SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather", "ChainElem"})
 @load_unions.register
 def _load_union_rules(a: T, b: T) -> object:
     yield rule(pending(a, b), name="load-union").then(union(a).with_(b))
+    yield rule(src_rot(a), name="load-src-rot").then(src_rot(a))  # declares src_rot for the loader
 
 
 def declare(eg: EGraph) -> None:

@@ -25,6 +25,7 @@ PINNED: dict[str, dict[str, object]] = {
     "prod-factor-1": {"p": "0..7/1*1"},
     "lin-scaled-mono-neg": {"p": "1*-3"},
     "lin-neg-mono": {"p": "1*-1"},
+    "lin-ext-invariant": {"p": "-2..4/2*1"},  # slots 0,2,4,6 of 8: invariant under even shifts
 }
 SIZES: dict[str, tuple[int, ...]] = {name: (8,) for name in PINNED}
 # covered step by step, for every chain step of many constants, in tests/test_rules_arith.py
