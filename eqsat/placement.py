@@ -107,8 +107,9 @@ def relinearize_points(prog: Program, *, time_limit: float = 10.0) -> set[int]:
     return {i for i in live if x[r[i]] > 0.5}
 
 
-def insert_after(prog: Program, after: set[int], op: str) -> Program:
-    """``prog`` with the unary ``op`` right after every node in ``after`` (all uses rewired)."""
+def insert_after(prog: Program, after: set[int], op: str, drop: frozenset[int] = frozenset()) -> Program:
+    """``prog`` with the unary ``op`` right after every node in ``after`` (all uses rewired);
+    the unary value-identities in ``drop`` (management ops) are removed."""
     b = Builder(prog.name, style=prog.style)
     b.meta.update(prog.meta)
     for name, ty in prog.args:
@@ -116,6 +117,9 @@ def insert_after(prog: Program, after: set[int], op: str) -> Program:
     remap: dict[int, int] = {}
     for i in prog.live():
         n = prog.nodes[i]
+        if i in drop:
+            remap[i] = remap[n.args[0]]
+            continue
         out = b._arg_ids[str(n.attrs[0])] if n.op == "input" else b.add_node(
             n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
         if i in after:
@@ -146,24 +150,8 @@ def relinearize_first(prog: Program) -> Program:
             moved[i] = cur
     if not moved:
         return prog
-    relin_of = {base: r for r, base in moved.items()}
-    skip = set(moved)
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    for name, ty in prog.args:
-        b.arg(name, ty)
-    remap: dict[int, int] = {}
-    for i in prog.live():
-        n = prog.nodes[i]
-        if i in skip:  # its chain was rebuilt on top of the relinearized base
-            remap[i] = remap[n.args[0]]
-            continue
-        out = b._arg_ids[str(n.attrs[0])] if n.op == "input" else b.add_node(
-            n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
-        remap[i] = out
-        if i in relin_of:  # the chain's base: relinearize it, the chain above reads that
-            remap[i] = b.unary("relinearize", out)
-    return b.finish([remap[r] for r in prog.results])
+    # drop each moved relinearize and relinearize its chain's base instead
+    return insert_after(prog, set(moved.values()), "relinearize", drop=frozenset(moved))
 
 
 def place_relinearize(prog: Program, *, time_limit: float = 10.0) -> Program:
