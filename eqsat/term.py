@@ -46,7 +46,6 @@ from egglog import (
     rule,
     ruleset,
     set_,
-    union,
 )
 
 __all__ = [
@@ -194,16 +193,6 @@ def in_name(t: T) -> String:
     called ``0``, which is also the key of the slot set {0})."""
 
 
-@function(egg_fn="pending")
-def pending(a: T, b: T) -> Unit:
-    """Unions the loader asks for, applied together by ``load_unions`` (one rebuild): a
-    top-level ``union`` command rebuilt the e-graph each time (box blur 32x32: 1,025
-    unions took 16.5 s of a 49 s load; 0.05 s as one rule run)."""
-
-
-load_unions = ruleset(name="load-unions")
-
-
 @function(egg_fn="src_rot")
 def src_rot(t: T) -> Unit:
     """Fact set by the loader: the class holds a rotation written in the source program
@@ -285,10 +274,9 @@ CONCRETE_OPS = frozenset(
 SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather", "ChainElem"})
 
 
-@load_unions.register
-def _load_union_rules(a: T, b: T) -> object:
-    yield rule(pending(a, b), name="load-union").then(union(a).with_(b))
-    yield rule(src_rot(a), name="load-src-rot").then(src_rot(a))  # declares src_rot for the loader
+@slots_analysis.register
+def _declared_facts(a: T) -> object:
+    yield rule(src_rot(a), name="slots-src-rot").then(src_rot(a))  # declares src_rot for the loader
 
 
 def declare(eg: EGraph) -> None:
@@ -298,4 +286,3 @@ def declare(eg: EGraph) -> None:
     mention, which is all of them, without adding a single e-node.
     """
     eg.run(slots_analysis.saturate())
-    eg.run(load_unions)

@@ -31,16 +31,11 @@ def analysed(prog: Program, rules: str | None = None) -> Analysed:
     return s, g, noise_analysis.facts(js, g)
 
 
-def let_classes(s: Session, g: EGraphView) -> dict[int, int]:
-    """IR node id -> view class, for the let names the serialization records."""
+def value_classes(s: Session, g: EGraphView) -> dict[int, int]:
+    """IR node id -> view class (the loader records each value's class in ``ld_name``)."""
     js = s.serialize()
     idx = noise_analysis.eclass_index(js, g)
-    out: dict[int, int] = {}
-    for ecls, data in js["class_data"].items():  # type: ignore[attr-defined]
-        for name in str(data.get("let", "")).split(", "):
-            if name.startswith("$v") and ecls in idx:
-                out[int(name[2:])] = idx[ecls]
-    return out
+    return {i: idx[c] for i, c in s.node_classes(js).items() if c in idx}
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -64,7 +59,7 @@ def test_canonical_forms_only_lower_the_floor(seed: int) -> None:
     s, g, f = analysed(prog)
     bits = noise.analyze(prog).bits
     depth = level_depths(prog, "bgv")
-    cls = let_classes(s, g)
+    cls = value_classes(s, g)
     alone = single_program_classes(g)
     compared = 0
     for i, b in bits.items():
