@@ -521,7 +521,7 @@ class Session:
         out: dict[int, str] = {}
         for node in nodes.values():
             if node["op"] == "ld_name":
-                (child,) = node["children"]  # type: ignore[misc]
+                child = str(node["children"][0])  # type: ignore[index]
                 out[int(str(nodes[child]["op"]))] = str(node["eclass"])
         return out
 
