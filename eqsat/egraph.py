@@ -79,6 +79,7 @@ LOAD_COLUMNS: dict[str, str] = {
     "Add": "TT", "Sub": "TT", "Mul": "TT", "Neg": "T", "Encode": "T", "Decode": "T",
     "Rot": "TI", "Ext": "TI", "Ins": "TTI", "Place": "TII", "Splat": "TI",
     "LinRot": "TSI", "Gather": "TISI",
+    "AddI": "TT", "SubI": "TT", "MulI": "TT", "NegI": "T", "ExtI": "TI",
 }
 _SORT = {"T": "i64", "I": "i64", "F": "f64", "S": "String"}
 Arg = int | float | str
@@ -186,6 +187,7 @@ class Loader:
         the 4096-deep chain cost the slots analysis 4096 iterations; without it, 1.0 s.
         """
         self.covered = self._covered_interiors()
+        self._plan_summaries()
         for i in self.prog.live():
             if i not in self.covered:
                 self._emit(i)
@@ -203,7 +205,7 @@ class Loader:
         if op in ("add", "sub", "mul") and any(x in self.covered for x in n.args):
             self.name[i] = self._tree_root(i)  # only the balanced form (see ``load``)
             return
-        if op == "insert" and n.args[1] in self.covered:
+        if i in self.summarized_chains or (op == "insert" and n.args[1] in self.covered):
             chain = self._chain(i)  # only the Place sum (see ``_covered_interiors``)
             assert chain is not None  # an insert writes a slot
             self.name[i] = chain
@@ -321,7 +323,7 @@ class Loader:
         pos: list[int] = []
         neg: list[int] = []
         self._sum_leaves(i, 1, pos, neg, top=True)
-        name = self._signed_tree(pos, neg)
+        name = self._signed_tree(pos, neg, inert=i in self.summarized_sums)
         self._slot_sum_summary(name, pos, neg)
         return name
 
@@ -402,6 +404,13 @@ class Loader:
     def _sorted(self, leaves: list[int]) -> list[int]:
         return [self.name[x] for x in sorted(leaves, key=self._sort_key)]
 
+    def _inert_leaf(self, leaf: int) -> int:
+        """An extract leaf as an inert ``ExtI`` (any other leaf as itself)."""
+        n = self.prog.nodes[leaf]
+        if n.op == "extract":
+            return self.node("ExtI", self.name[n.args[0]], int(n.attrs[0]))  # type: ignore[call-overload]
+        return self.name[leaf]
+
     def _balanced(self, op: str, names: list[int]) -> int:
         while len(names) > 1:
             nxt = [self.node(op, names[j], names[j + 1]) for j in range(0, len(names) - 1, 2)]
@@ -410,13 +419,20 @@ class Loader:
             names = nxt
         return names[0]
 
-    def _signed_tree(self, pos: list[int], neg: list[int]) -> int:
+    def _signed_tree(self, pos: list[int], neg: list[int], inert: bool = False) -> int:
+        """The balanced sum of ``pos`` minus that of ``neg`` (with inert twins: ``inert``)."""
+        add, sub, negate = ("AddI", "SubI", "NegI") if inert else ("Add", "Sub", "Neg")
+
+        def names(xs: list[int]) -> list[int]:
+            ordered = sorted(xs, key=self._sort_key)
+            return [self._inert_leaf(x) for x in ordered] if inert else [self.name[x] for x in ordered]
+
         if not pos:
-            return self.node("Neg", self._balanced("Add", self._sorted(neg)))
-        p = self._balanced("Add", self._sorted(pos))
+            return self.node(negate, self._balanced(add, names(neg)))
+        p = self._balanced(add, names(pos))
         if not neg:
             return p
-        return self.node("Sub", p, self._balanced("Add", self._sorted(neg)))
+        return self.node(sub, p, self._balanced(add, names(neg)))
 
     def _chain(self, i: int) -> int | None:
         """Emit the Place-sum form of the chain topped at ``i``; its node id (None if empty)."""
@@ -437,11 +453,185 @@ class Loader:
         surviving = [j for j in range(ty.slots) if j not in written]
         if base is not None and surviving and not _is_zero(self.prog, base):
             parts.append(self.node("Gather", self.name[base], 0, set_key(surviving), ty.slots))
+        if i in self.summarized_chains:
+            return self._summarized_chain(written, parts, ty.slots)
         for slot in sorted(written):
             parts.append(self.node("Place", self.name[written[slot]], slot, ty.slots))
         if not parts:
             return None
         return self._balanced("Add", parts)
+
+    def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
+        """A long chain whose elements are linear forms of slots: its source form with inert
+        elements, unioned with the gathers of the linear forms (``_plan_summaries``)."""
+        source = list(base_parts)
+        groups: dict[tuple[int, str], list[int]] = {}
+        summary = list(base_parts)
+        for slot in sorted(written):
+            e = written[slot]
+            form = self.linear.get(e)
+            if form is None:
+                place = self.node("Place", self.name[e], slot, slots)
+                source.append(place)
+                summary.append(place)
+                continue
+            source.append(self.node("Place", self._inert_tree(e), slot, slots))
+            by_src: dict[int, dict[int, int]] = {}
+            for (v, j), c in form.items():
+                q = by_src.setdefault(v, {})
+                q[(j - slot) % slots] = q.get((j - slot) % slots, 0) + c
+            for v, q in by_src.items():
+                poly = rotpoly.normalize(q, slots)
+                if poly:
+                    groups.setdefault((v, rotpoly.key(poly, slots)), []).append(slot)
+        for (v, key), sel in groups.items():
+            lin = self.node("LinRot", self.name[v], key, slots)
+            summary.append(self.node("Gather", lin, 0, set_key(sel), slots))
+        top = self._balanced("AddI", source)
+        if summary:
+            self.unions.append((top, self._balanced("Add", summary)))
+        return top
+
+    def _inert_tree(self, e: int) -> int:
+        """The element ``e`` (a linear form, ``_linear_form``) built from inert twins."""
+        built: dict[int, int] = {}
+        stack = [(e, False)]
+        while stack:
+            i, ready = stack.pop()
+            if i in built:
+                continue
+            n = self.prog.nodes[i]
+            if n.op == "extract":
+                built[i] = self._inert_leaf(i)
+            elif n.op == "const":
+                built[i] = self.node("Num", int(n.attrs[0]), n.type.slots)  # type: ignore[call-overload]
+            elif not ready:
+                stack.append((i, True))
+                stack.extend((a, False) for a in n.args)
+            else:
+                twin = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}[n.op]
+                built[i] = self.node(twin, *[built[a] for a in n.args])
+        return built[e]
+
+    # -- summaries of long chains and sums ---------------------------------------
+    def _plan_summaries(self) -> None:
+        """Choose the structures that load as summaries beside an inert source form.
+
+        * an insertion chain of more than ``BALANCED_ONLY_LEAVES`` slots whose elements
+          are (single-use) linear forms of extracted slots: element ``i`` of
+          ``sum_j c_j v[j]`` is slot ``i`` of ``LinRot(v, sum_j c_j rho^(j - i))``, and
+          slots with the same polynomial share one ``Gather``;
+        * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector
+          (``_slot_sum_summary``).
+        Their interiors and the extracts only they use are not loaded as live terms:
+        the rules work on the summaries (O(groups) e-nodes, not O(slots)), and the
+        inert source stays extractable when a summary finds nothing better.
+        """
+        self.linear: dict[int, dict[tuple[int, int], int]] = {}
+        self.summarized_chains: set[int] = set()
+        self.summarized_sums: set[int] = set()
+        leaves: set[int] = set()
+        absorbed: set[int] = set(self.covered)
+        for i in self.prog.live():
+            n = self.prog.nodes[i]
+            if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
+                elems = self._chain_elements(i)
+                if len(elems) <= BALANCED_ONLY_LEAVES:
+                    continue
+                found = False
+                for e in elems:
+                    form = self._linear_form(e)
+                    if form is not None and all(self.prog.nodes[v].type.slots == n.type.slots for v, _ in form[0]):
+                        self.linear[e], found = form[0], True
+                        absorbed.update(form[1])
+                        leaves.update(form[2])
+                        if self.prog.nodes[e].op != "extract":
+                            absorbed.add(e)
+                if found:
+                    self.summarized_chains.add(i)
+                    absorbed.add(i)
+            elif n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
+                pos: list[int] = []
+                neg: list[int] = []
+                self._sum_leaves(i, 1, pos, neg, top=True)
+                srcs = {self.prog.nodes[x].args[0] if self.prog.nodes[x].op == "extract" else -1 for x in pos + neg}
+                if len(pos) + len(neg) > BALANCED_ONLY_LEAVES and len(srcs) == 1 and -1 not in srcs:
+                    self.summarized_sums.add(i)
+                    absorbed.add(i)
+                    leaves.update(pos + neg)
+        # the interiors of linear elements, and the extracts nothing else reads
+        for e, _ in self.linear.items():
+            if self.prog.nodes[e].op != "extract":
+                self.covered.add(e)
+        self.covered.update(x for x in absorbed if x not in self.summarized_chains and x not in self.summarized_sums
+                            and self.prog.nodes[x].op in ("add", "sub", "neg", "mul"))
+        users: dict[int, list[int]] = {}
+        for j in self.prog.live():
+            for a in self.prog.nodes[j].args:
+                users.setdefault(a, []).append(j)
+        results = set(self.prog.results)
+        for x in leaves:
+            if x not in results and all(u in absorbed for u in users.get(x, [])):
+                self.covered.add(x)
+
+    def _chain_elements(self, top: int) -> list[int]:
+        n = self.prog.nodes[top]
+        if n.op == "from_elements":
+            return list(n.args)
+        written: dict[int, int] = {}
+        cur = top
+        while self.prog.nodes[cur].op == "insert":
+            c = self.prog.nodes[cur]
+            written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
+            cur = c.args[1]
+            if cur != top and not self._inner_insert(cur):
+                break
+        return list(written.values())
+
+    def _linear_form(self, e: int) -> tuple[dict[tuple[int, int], int], list[int], list[int]] | None:
+        """``e`` as ``sum c * v[j]`` over single-use add/sub/neg/mul-by-integer nodes:
+        ({(v, j): c}, interior nodes, extract leaves), or None."""
+        form: dict[tuple[int, int], int] = {}
+        interior: list[int] = []
+        leaves: list[int] = []
+        stack = [(e, 1)]
+        while stack:
+            i, c = stack.pop()
+            n = self.prog.nodes[i]
+            if n.op == "extract":
+                if n.args[0] in self.covered:
+                    return None
+                key = (n.args[0], int(n.attrs[0]))  # type: ignore[call-overload]
+                form[key] = form.get(key, 0) + c
+                leaves.append(i)
+                continue
+            if i != e and not self._single_use(i):
+                return None
+            if i == e and not self._single_use(i):
+                return None
+            if n.op in ("add", "sub"):
+                stack.append((n.args[0], c))
+                stack.append((n.args[1], c if n.op == "add" else -c))
+            elif n.op == "neg":
+                stack.append((n.args[0], -c))
+            elif n.op == "mul":
+                consts = [a for a in n.args if self._int_const(a) is not None]
+                if len(consts) != 1:
+                    return None
+                other = n.args[1] if consts[0] == n.args[0] else n.args[0]
+                stack.append((other, c * self._int_const(consts[0])))  # type: ignore[operator]
+            else:
+                return None
+            interior.append(i)
+        if not leaves:
+            return None
+        return form, interior, leaves
+
+    def _int_const(self, i: int) -> int | None:
+        n = self.prog.nodes[i]
+        if n.op == "const" and n.type.is_scalar and isinstance(n.attrs[0], int) and not isinstance(n.attrs[0], bool):
+            return n.attrs[0]
+        return None
 
 
 def _is_zero(prog: Program, i: int) -> bool:
@@ -450,7 +640,7 @@ def _is_zero(prog: Program, i: int) -> bool:
 
 
 LOAD_CHUNK = 256
-TERM_OPS = term.CONCRETE_OPS | term.SUMMARY_OPS | {"Root"}
+TERM_OPS = term.CONCRETE_OPS | term.SUMMARY_OPS | term.INERT_OPS | {"Root"}
 BALANCED_ONLY_LEAVES = 32  # larger single-use sum/product trees load only balanced (Loader.load)
 ANALYSIS_PREFIX = "slots-"  # names of the rules of term.slots_analysis
 

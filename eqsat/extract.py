@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .cost import CostTable
 from .ir import Builder, Program, Type
 from .keys import parse_dense_key, parse_set_key
-from .term import CONCRETE_OPS, SUMMARY_OPS
+from .term import CONCRETE_OPS, INERT, SUMMARY_OPS
 
 Lit = int | float | str
 
@@ -52,6 +52,7 @@ class EGraphView:
         self.roots: dict[int, int] = {}
         for node in raw_nodes.values():
             op = str(node["op"])
+            op = INERT.get(op, op)  # inert twins are their originals to extraction
             if op == "Root":
                 k = int(str(raw_nodes[node["children"][0]]["op"]))  # type: ignore[index]
                 self.roots[k] = class_ids.setdefault(str(node["eclass"]), len(class_ids))

@@ -40,21 +40,26 @@ from .extract import EGraphView
 from .noise import FRESH
 from .term import (
     Add,
+    AddI,
     Decode,
     Dense,
     Encode,
     Ext,
+    ExtI,
     In,
     Ins,
     Mask,
     Mul,
+    MulI,
     Neg,
+    NegI,
     Num,
     NumF,
     Place,
     Rot,
     Splat,
     Sub,
+    SubI,
     T,
 )
 
@@ -110,14 +115,17 @@ def _plain_rules(a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String, x: f64) 
     # exact integer splats
     yield rule(Num(v, n), name="na-pval-num").then(set_(plain_val(Num(v, n))).to(v))
     for nm, ctor, fold in (("add", Add, lambda p, q: p + q), ("sub", Sub, lambda p, q: p - q),
-                           ("mul", Mul, lambda p, q: p * q)):
+                           ("mul", Mul, lambda p, q: p * q), ("addi", AddI, lambda p, q: p + q),
+                           ("subi", SubI, lambda p, q: p - q), ("muli", MulI, lambda p, q: p * q)):
         yield rule(
             ctor(a, b), plain_val(a) == v, plain_val(b) == w,
             v < _GUARD, v > -_GUARD, w < _GUARD, w > -_GUARD, name=f"na-pval-{nm}",
         ).then(set_(plain_val(ctor(a, b))).to(fold(v, w)))
     yield rule(Neg(a), plain_val(a) == v, name="na-pval-neg").then(set_(plain_val(Neg(a))).to(i64(0) - v))
+    yield rule(NegI(a), plain_val(a) == v, name="na-pval-negi").then(set_(plain_val(NegI(a))).to(i64(0) - v))
     yield rule(Rot(a, k), plain_val(a) == v, name="na-pval-rot").then(set_(plain_val(Rot(a, k))).to(v))
     yield rule(Ext(a, k), plain_val(a) == v, name="na-pval-ext").then(set_(plain_val(Ext(a, k))).to(v))
+    yield rule(ExtI(a, k), plain_val(a) == v, name="na-pval-exti").then(set_(plain_val(ExtI(a, k))).to(v))
     yield rule(Splat(a, n), plain_val(a) == v, name="na-pval-splat").then(set_(plain_val(Splat(a, n))).to(v))
     # scale bits from exact values: ceil(log2 |v|) = floor(log2(|v| - 1)) + 1 for |v| >= 2
     yield rule(plain_val(a) == v, v > 1, name="na-pbits-positive").then(
@@ -131,7 +139,7 @@ def _plain_rules(a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String, x: f64) 
     yield rule(Dense(s, n), name="na-pbits-dense").then(set_(plain_bits(Dense(s, n))).to(zero))
     yield rule(Mask(s, n), name="na-pbits-mask").then(set_(plain_bits(Mask(s, n))).to(zero))
     yield rule(Decode(a), name="na-pbits-decode").then(set_(plain_bits(Decode(a))).to(zero))
-    for nm, ctor2 in (("add", Add), ("sub", Sub), ("mul", Mul)):
+    for nm, ctor2 in (("add", Add), ("sub", Sub), ("mul", Mul), ("addi", AddI), ("subi", SubI), ("muli", MulI)):
         yield rule(ctor2(a, b), plain_bits(a) == v, plain_bits(b) == w, name=f"na-pbits-{nm}").then(
             set_(plain_bits(ctor2(a, b))).to(zero))
     for nm, un in _unary(k, n):
@@ -144,8 +152,10 @@ def _unary(k: i64, n: i64) -> list[tuple[str, Callable[[T], T]]]:
     """Ops that keep their single operand's noise and depth."""
     return [
         ("neg", Neg),
+        ("negi", NegI),
         ("rot", lambda t: Rot(t, k)),
         ("ext", lambda t: Ext(t, k)),
+        ("exti", lambda t: ExtI(t, k)),
         ("splat", lambda t: Splat(t, n)),
         ("place", lambda t: Place(t, k, n)),
     ]
@@ -163,18 +173,19 @@ def _secret_rules(
     """
     yield rule(In(s, n), name=f"{tag}-in").then(set_(fn(In(s, n))).to(fresh))
     yield rule(Encode(a), name=f"{tag}-encode").then(set_(fn(Encode(a))).to(fresh))
-    for nm, ctor in (("add", Add), ("sub", Sub)):
+    for nm, ctor in (("add", Add), ("sub", Sub), ("addi", AddI), ("subi", SubI)):
         yield rule(ctor(a, b), fn(a) == v, fn(b) == w, name=f"{tag}-{nm}").then(
             set_(fn(ctor(a, b))).to(add(v, w)))
         yield rule(ctor(a, b), fn(a) == v, plain_bits(b) == w, name=f"{tag}-{nm}-pt").then(
             set_(fn(ctor(a, b))).to(add_plain(v, w)))
         yield rule(ctor(a, b), plain_bits(a) == w, fn(b) == v, name=f"{tag}-pt-{nm}").then(
             set_(fn(ctor(a, b))).to(add_plain(v, w)))
-    yield rule(Mul(a, b), fn(a) == v, fn(b) == w, name=f"{tag}-mul").then(set_(fn(Mul(a, b))).to(mul(v, w)))
-    yield rule(Mul(a, b), fn(a) == v, plain_bits(b) == w, name=f"{tag}-mul-pt").then(
-        set_(fn(Mul(a, b))).to(scale(v, w)))
-    yield rule(Mul(a, b), plain_bits(a) == w, fn(b) == v, name=f"{tag}-pt-mul").then(
-        set_(fn(Mul(a, b))).to(scale(v, w)))
+    for nm, mk in (("mul", Mul), ("muli", MulI)):
+        yield rule(mk(a, b), fn(a) == v, fn(b) == w, name=f"{tag}-{nm}").then(set_(fn(mk(a, b))).to(mul(v, w)))
+        yield rule(mk(a, b), fn(a) == v, plain_bits(b) == w, name=f"{tag}-{nm}-pt").then(
+            set_(fn(mk(a, b))).to(scale(v, w)))
+        yield rule(mk(a, b), plain_bits(a) == w, fn(b) == v, name=f"{tag}-pt-{nm}").then(
+            set_(fn(mk(a, b))).to(scale(v, w)))
     for nm, un in _unary(k, n):
         yield rule(un(a), fn(a) == v, name=f"{tag}-{nm}").then(set_(fn(un(a))).to(v))
     yield rule(Ins(a, b, k), fn(a) == v, fn(b) == w, name=f"{tag}-ins").then(
@@ -230,10 +241,11 @@ class NoiseFacts:
 
 def eclass_index(js: Mapping[str, object], view: EGraphView) -> dict[str, int]:
     """Serialized e-class name -> ``view`` class index (rebuilt in ``EGraphView``'s order)."""
-    from .term import CONCRETE_OPS, SUMMARY_OPS
+    from .term import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
 
+    ops = CONCRETE_OPS | SUMMARY_OPS | INERT_OPS
     raw: dict[str, dict[str, object]] = js["nodes"]  # type: ignore[assignment]
-    kept = [nd for nd in raw.values() if str(nd["op"]) in CONCRETE_OPS or str(nd["op"]) in SUMMARY_OPS]
+    kept = [nd for nd in raw.values() if str(nd["op"]) in ops]
     if len(kept) != len(view.nodes):
         raise ValueError("serialized e-graph does not match the view")
     return {str(nd["eclass"]): en.cls for nd, en in zip(kept, view.nodes, strict=True)}

@@ -99,6 +99,12 @@ def canonical(a: str, n: int) -> str:
 
 
 @cache
+def progression(a: str, n: int) -> str:
+    """``"y"`` when ``a`` is an equal-coefficient arithmetic progression (a reduction)."""
+    return "y" if rotpoly.find_ap(_poly(a, n), n) is not None else ""
+
+
+@cache
 def nterms(a: str, n: int) -> int:
     return len(_poly(a, n))
 

@@ -41,28 +41,31 @@ class OptimizeResult:
         return print_mlir(self.program)
 
 
-def summarize(prog: Program, costs: CostTable, scheme: str) -> dict[str, object]:
+def summarize(prog: Program, costs: CostTable, scheme: str, managed: bool = False) -> dict[str, object]:
+    """Op counts, depth, cost and noise verdict of ``prog`` (``managed``: ``prog`` is the
+    output of ``placement.manage``, checked as it is)."""
     ops = op_counts(prog)
     return {
         "ops": ops,
         "depth": multiplicative_depth(prog),
         "cost": costs.total(ops),
-        "noise": noise_summary(prog, scheme),
+        "noise": noise_summary(prog, scheme, managed),
     }
 
 
-def noise_summary(prog: Program, scheme: str) -> dict[str, object]:
+def noise_summary(prog: Program, scheme: str, managed: bool = False) -> dict[str, object]:
     """The noise model's verdict at the outputs: the article's model for ``noisy``; for
     BGV/CKKS the level/degree checker over the program's management ops (an unmanaged
-    program is checked after the placement it would need)."""
+    program is checked after the placement it would need, unless ``managed`` says that
+    ``prog`` came from ``placement.manage`` -- a program that needs no management op)."""
     if scheme == "noisy":
         return noise.analyze(prog).to_json()
     from . import placement
 
     base = placement.strip_mgmt(prog)
     levels = placement.levels_needed(base, scheme)
-    managed = prog if _has_mgmt(prog) else placement.manage(base, scheme, levels)
-    rep = placement.check(managed, scheme, levels).to_json()
+    managed_prog = prog if managed or _has_mgmt(prog) else placement.manage(base, scheme, levels)
+    rep = placement.check(managed_prog, scheme, levels).to_json()
     rep["levels_needed"] = levels
     return rep
 
@@ -179,14 +182,14 @@ def optimize(
         raise InfeasibleError(str(e)) from None
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
-    before_prog = prog
+    before_prog, before_managed = prog, False
     if scheme != "noisy" and not _has_mgmt(prog):
         try:
-            before_prog = placement.manage(source, scheme, max_level, bootstrap=bootstrap)
+            before_prog, before_managed = placement.manage(source, scheme, max_level, bootstrap=bootstrap), True
         except placement.PlacementError:
             before_prog = prog
-    before = summarize(before_prog, cost_table, scheme)
-    after = summarize(after_prog, cost_table, scheme)
+    before = summarize(before_prog, cost_table, scheme, managed=before_managed)
+    after = summarize(after_prog, cost_table, scheme, managed=scheme != "noisy")
     _check_equivalent(prog, after_prog)
     if not after["noise"]["legal"]:  # type: ignore[index]
         raise OptimizeError(f"extracted program fails the noise check: {after['noise']}")

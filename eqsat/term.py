@@ -50,6 +50,8 @@ from egglog import (
 
 __all__ = [
     "CONCRETE_OPS",
+    "INERT",
+    "INERT_OPS",
     "SUMMARY_OPS",
     "T",
     "declare",
@@ -152,6 +154,35 @@ def ChainElem(a: T, c: i64Like, i: i64Like, n: i64Like) -> T:
     (``eqsat.arith_oracles``); keyed by (c, i) so each constant gets one chain."""
 
 
+# -- inert twins: the source's own form of a summarized structure ------------------------
+# The loader summarizes large reductions and insertion chains (``LinRot``/``Gather``
+# forms) and loads the source's own scalar code beside them with these twins: the same
+# values and costs (extraction reads ``AddI`` as ``Add``...), but no rewrite rule
+# matches them, so the 4096 slot sums of a 64x64 stencil stay a fallback program instead
+# of 100k e-nodes of rewriting.  Analyses (slots, noise) treat them like their originals.
+@function(egg_fn="AddI")
+def AddI(a: T, b: T) -> T: ...
+
+
+@function(egg_fn="SubI")
+def SubI(a: T, b: T) -> T: ...
+
+
+@function(egg_fn="MulI")
+def MulI(a: T, b: T) -> T: ...
+
+
+@function(egg_fn="NegI")
+def NegI(a: T) -> T: ...
+
+
+@function(egg_fn="ExtI")
+def ExtI(v: T, i: i64Like) -> T: ...
+
+
+INERT = {"AddI": "Add", "SubI": "Sub", "MulI": "Mul", "NegI": "Neg", "ExtI": "Ext"}
+
+
 # -- scheme and management ops --------------------------------------------------
 @function(egg_fn="Encode")
 def Encode(a: T) -> T: ...
@@ -235,6 +266,10 @@ def _slots_rules(
     yield rule(Gather(a, k, s, n), name="slots-gather").then(set_(slots(Gather(a, k, s, n))).to(n))
     yield rule(ChainElem(a, c, k, n), name="slots-chainelem").then(set_(slots(ChainElem(a, c, k, n))).to(n))
     yield rule(Ext(a, k), name="slots-ext").then(set_(slots(Ext(a, k))).to(i64(1)))
+    yield rule(ExtI(a, k), name="slots-exti").then(set_(slots(ExtI(a, k))).to(i64(1)))
+    for label, make in (("addi", AddI), ("subi", SubI), ("muli", MulI)):
+        yield rule(make(a, b), slots(a) == n, name=f"slots-{label}").then(set_(slots(make(a, b))).to(n))
+    yield rule(NegI(a), slots(a) == n, name="slots-negi").then(set_(slots(NegI(a))).to(n))
     yield rule(Add(a, b), slots(a) == n, name="slots-add").then(set_(slots(Add(a, b))).to(n))
     yield rule(Sub(a, b), slots(a) == n, name="slots-sub").then(set_(slots(Sub(a, b))).to(n))
     yield rule(Mul(a, b), slots(a) == n, name="slots-mul").then(set_(slots(Mul(a, b))).to(n))
@@ -249,13 +284,14 @@ def _slots_rules(
     yield rule(NumF(x, n), name="slots-varies-numf").then(set_(varies(NumF(x, n))).to(0))
     yield rule(Dense(s, n), name="slots-varies-dense").then(set_(varies(Dense(s, n))).to(0))
     yield rule(Mask(s, n), name="slots-varies-mask").then(set_(varies(Mask(s, n))).to(0))
-    for label, make in (("add", Add), ("sub", Sub), ("mul", Mul)):
+    for label, make in (("add", Add), ("sub", Sub), ("mul", Mul), ("addi", AddI), ("subi", SubI), ("muli", MulI)):
         yield rule(make(a, b), varies(a) == c, varies(b) == k, name=f"slots-varies-{label}").then(
             set_(varies(make(a, b))).to(c.max(k)))
-    for label, make1 in (("neg", Neg), ("encode", Encode), ("decode", Decode)):
+    for label, make1 in (("neg", Neg), ("encode", Encode), ("decode", Decode), ("negi", NegI)):
         yield rule(make1(a), varies(a) == c, name=f"slots-varies-{label}").then(set_(varies(make1(a))).to(c))
     yield rule(Rot(a, k), varies(a) == c, name="slots-varies-rot").then(set_(varies(Rot(a, k))).to(c))
     yield rule(Ext(a, k), varies(a) == c, name="slots-varies-ext").then(set_(varies(Ext(a, k))).to(c))
+    yield rule(ExtI(a, k), varies(a) == c, name="slots-varies-exti").then(set_(varies(ExtI(a, k))).to(c))
     yield rule(Ins(a, b, k), varies(a) == c, varies(b) == x2, name="slots-varies-ins").then(
         set_(varies(Ins(a, b, k))).to(c.max(x2)))
     yield rule(Place(a, k, n), varies(a) == c, name="slots-varies-place").then(set_(varies(Place(a, k, n))).to(c))
@@ -272,6 +308,7 @@ CONCRETE_OPS = frozenset(
      "Encode", "Decode"}
 )
 SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather", "ChainElem"})
+INERT_OPS = frozenset(INERT)
 
 
 @slots_analysis.register

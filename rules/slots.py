@@ -266,12 +266,13 @@ def _(L, v: Term, p: Poly, n: N):
 
 @r("lin-factor-1")
 def _(L, v: Term, p: Poly, n: N):
-    """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (second factorization)"""
+    """LinRot(v, f g) = LinRot(LinRot(v, f), g)  (second factorization; not for progressions:
+    both halving orders at every level made 2^k bases for a 2^k-slot reduction)"""
     f = L.call(o.factor_inner, p, n, 1)
     return (
         L.LinRot(v, p, n),
         L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 1), n),
-        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), ""), L.eq(L.call(o.progression, p, n), "")],
     )
 
 

@@ -20,14 +20,15 @@ ALL = [(fam.name, spec) for fam in REGISTRY.values() for spec in fam.specs]
 # rules whose conditions random sampling rarely meets get pinned values or more samples
 PINNED: dict[str, dict[str, object]] = {
     "lin-factor-0": {"p": "0..7/1*1"},
-    "lin-factor-1": {"p": "0..7/1*1"},
+    # a 3x3 box over a 4-wide image (16 slots): two separable orders, not a progression
+    "lin-factor-1": {"p": "-5*1,-4*1,-3*1,-1*1,0*1,1*1,3*1,4*1,5*1"},
     "prod-factor": {"p": "0..7/1*1"},
     "prod-factor-1": {"p": "0..7/1*1"},
     "lin-scaled-mono-neg": {"p": "1*-3"},
     "lin-neg-mono": {"p": "1*-1"},
     "lin-ext-invariant": {"p": "-2..4/2*1"},  # slots 0,2,4,6 of 8: invariant under even shifts
 }
-SIZES: dict[str, tuple[int, ...]] = {name: (8,) for name in PINNED}
+SIZES: dict[str, tuple[int, ...]] = {name: (8,) for name in PINNED} | {"lin-factor-1": (16,)}
 # covered step by step, for every chain step of many constants, in tests/test_rules_arith.py
 DEDICATED = {"m2a-sub", "m2a-neg"}
 
