@@ -1,0 +1,171 @@
+"""Long insertion chains and long sums of slots load as summaries beside an inert source.
+
+The loader (``eqsat.egraph.Loader._plan_summaries``) turns a chain of more than
+``BALANCED_ONLY_LEAVES`` slots whose elements are linear forms of extracted slots into
+gathers of ``LinRot`` polynomials, and keeps the source chain with inert twins (``AddI``
+...) that no rule rewrites.  These tests check that the summaries are right (the optimized
+program equals the source on random inputs and encrypted), that the inert source is a
+fallback when no summary can be realized, and that elements the summary cannot express
+(non-linear, another slot count) are loaded as they are.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from eqsat.backend import run_program
+
+from eqsat.egraph import BALANCED_ONLY_LEAVES, Loader, Session
+from eqsat.extract import EGraphView
+from eqsat.interp import evaluate, random_inputs, results_equal
+from eqsat.ir import Builder, Program, Type
+from eqsat.pipeline import optimize
+
+T = 65537
+
+
+def equal_on_random_inputs(a: Program, b: Program, trials: int = 3) -> bool:
+    for seed in range(trials):
+        inputs = random_inputs(a, seed, bound=50)
+        if not results_equal(evaluate(a, inputs, T), evaluate(b, inputs, T), T):
+            return False
+    return True
+
+
+def stencil_chain(n: int, offsets: dict[int, int], name: str = "stencil") -> Program:
+    """out[i] = sum_k c_k x[i + k] written as an insertion chain of scalar code."""
+    b = Builder(name)
+    x = b.arg("x", Type((n,), "i16", True))
+    out = b.empty(Type((n,), "i16", True))
+    for i in range(n):
+        acc = None
+        for k, c in offsets.items():
+            e = b.extract(x, (i + k) % n)
+            if c == -1:
+                e = b.neg(e)
+            elif c != 1:
+                e = b.mul(e, b.const(c, Type((), "i16", False)))
+            acc = e if acc is None else b.add(acc, e)
+        out = b.insert(acc, out, i)  # type: ignore[arg-type]
+    return b.finish([out])
+
+
+def test_stencil_chain_loads_as_one_gather_and_vectorizes() -> None:
+    prog = stencil_chain(64, {-1: 1, 0: 2, 1: 1})
+    loader = Loader(prog)
+    loader.load()
+    assert loader.summarized_chains, "a 64-slot chain of linear forms is summarized"
+    # every slot shares one relative polynomial: one LinRot and one Gather
+    assert len(loader.rows["LinRot"]) == 1
+    assert len(loader.rows["Gather"]) == 1
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("rotate", 0) == 2 and ops.get("insert", 0) == 0 and ops.get("extract", 0) == 0, ops
+    assert equal_on_random_inputs(prog, res.program)
+
+
+def test_short_chains_are_not_summarized() -> None:
+    prog = stencil_chain(BALANCED_ONLY_LEAVES, {0: 1, 1: 1})
+    loader = Loader(prog)
+    loader.load()
+    assert not loader.summarized_chains
+    assert not loader.rows["AddI"] and not loader.rows["ExtI"]
+
+
+def test_two_sources_and_edges_make_masked_groups() -> None:
+    """out[i] = x[i + 1] - y[i] inside, x[i] at the last slot: three groups, masks where partial."""
+    n = 48
+    b = Builder("two_sources")
+    ty = Type((n,), "i16", True)
+    x, y = b.arg("x", ty), b.arg("y", ty)
+    out = b.empty(ty)
+    for i in range(n):
+        v = b.extract(x, i) if i == n - 1 else b.sub(b.extract(x, i + 1), b.extract(y, i))
+        out = b.insert(v, out, i)  # type: ignore[arg-type]
+    prog = b.finish([out])
+    loader = Loader(prog)
+    loader.load()
+    assert len(loader.rows["Gather"]) == 3  # x shifted (47 slots), -y (47 slots), x at slot 47
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0, ops
+
+
+def test_non_linear_and_foreign_elements_load_as_they_are() -> None:
+    """Squares and slots of a vector with another slot count stay in the chain unsummarized."""
+    n = 40
+    b = Builder("mixed")
+    ty = Type((n,), "i16", True)
+    x = b.arg("x", ty)
+    z = b.arg("z", Type((8,), "i16", True))
+    out = b.empty(ty)
+    for i in range(n):
+        if i % 5 == 0:
+            e = b.extract(x, i)
+            v = b.mul(e, e)  # not linear
+        elif i % 5 == 1:
+            v = b.extract(z, i % 8)  # another slot count
+        else:
+            v = b.add(b.extract(x, (i + 1) % n), b.extract(x, i))
+        out = b.insert(v, out, i)  # type: ignore[arg-type]
+    prog = b.finish([out])
+    loader = Loader(prog)
+    loader.load()
+    assert loader.summarized_chains
+    non_linear = [i for i, nd in enumerate(prog.nodes) if nd.op == "mul"]
+    assert all(i not in loader.linear for i in non_linear)
+    assert not any(prog.nodes[e].op == "extract" and prog.nodes[prog.nodes[e].args[0]].type.slots == 8
+                   for e in loader.linear)
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
+
+
+def test_inert_source_is_the_fallback_when_no_summary_realizes() -> None:
+    """Dense random linear forms (more terms than any realization takes, no factorization):
+    the summaries stay unrealized and extraction reads the inert source as the program."""
+    n = 36
+    rng = random.Random(5)
+    b = Builder("dense")
+    ty = Type((n,), "i16", True)
+    x = b.arg("x", ty)
+    out = b.empty(ty)
+    for i in range(n):
+        acc = None
+        for j in range(n):
+            e = b.mul(b.extract(x, j), b.const(rng.randrange(2, 9), Type((), "i16", False)))
+            acc = e if acc is None else b.add(acc, e)
+        out = b.insert(acc, out, i)  # type: ignore[arg-type]
+    prog = b.finish([out])
+    s = Session(prog)
+    view = EGraphView(s.serialize())
+    assert {n.op for n in view.nodes} >= {"Add", "Ext", "Mul"}  # the inert twins, as read back
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
+
+
+def test_long_sum_of_slots_keeps_an_inert_tree() -> None:
+    n = 64
+    b = Builder("sum64")
+    x = b.arg("x", Type((n,), "i16", True))
+    acc = b.extract(x, 0)
+    for i in range(1, n):
+        acc = b.add(acc, b.extract(x, i))
+    prog = b.finish([acc])
+    loader = Loader(prog)
+    loader.load()
+    assert loader.summarized_sums
+    assert len(loader.rows["ExtI"]) == n and not loader.rows["Ext"][1:]  # only the summary's Ext(.., 0)
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("rotate", 0) == 6, ops
+    assert equal_on_random_inputs(prog, res.program)
+
+
+@pytest.mark.parametrize("offsets", [{-1: 1, 0: 1, 1: 1}, {0: 3, 2: -1}])
+def test_summarized_chain_runs_encrypted(offsets: dict[int, int]) -> None:
+    prog = stencil_chain(40, offsets)
+    res = optimize(prog)
+    enc = run_program(res.program, random_inputs(prog, 7), "bgv", insecure=True, seed=7)
+    assert enc["match"], f"encrypted run does not match: {enc['outputs']} != {enc['reference']}"
