@@ -18,7 +18,7 @@ def load(name: str):  # type: ignore[no-untyped-def]
 
 
 def test_scaling_tiny(tmp_path: Path) -> None:
-    rows = load("scaling").main(["--sum-sizes", "8,16", "--blur-widths", "4", "--out", str(tmp_path)])
+    rows = load("scaling").main(["--sum-sizes", "8,16", "--blur-widths", "4", "--repeats", "1", "--out", str(tmp_path)])
     assert [r["rotations_after"] for r in rows[:2]] == [3, 4]
     with open(tmp_path / "scaling.csv") as f:
         assert len(list(csv.DictReader(f))) == 3
