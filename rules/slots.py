@@ -207,6 +207,19 @@ def _(L, v: Term, p: Poly, q: Poly, n: N):
     return L.Sub(L.LinRot(v, p, n), L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.ne(s, "zero")]
 
 
+@r("lin-pull-add")
+def _(L, a: Term, b: Term, p: Poly, n: N):
+    """LinRot(a, p) + LinRot(b, p) = LinRot(a + b, p)  (one reduction of the sum of two
+    vectors instead of two reductions: the same polynomial is linear in its base)"""
+    return L.Add(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Add(a, b), p, n), [L.ne(a, b)]
+
+
+@r("lin-pull-sub")
+def _(L, a: Term, b: Term, p: Poly, n: N):
+    """LinRot(a, p) - LinRot(b, p) = LinRot(a - b, p)"""
+    return L.Sub(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Sub(a, b), p, n), [L.ne(a, b)]
+
+
 @r("lin-neg")
 def _(L, v: Term, p: Poly, n: N):
     """-LinRot(v, p) = LinRot(v, -p)"""
