@@ -5,15 +5,26 @@ Out: the results in return order, each a number (scalar) or a flat list (tensor)
 Integer programs compute exactly, or modulo ``modulus`` when given (BGV's t);
 float programs compute in float64.  Management ops are the identity.  This is the
 reference every optimized and every encrypted run is compared against.
+
+Inside ``evaluate`` a tensor is a numpy array: float64 for float types; for integer
+types int64 when ``modulus`` < 2**31 (every op reduces, so products stay below 2**62),
+else ``dtype=object`` (Python ints: exact, unbounded).  Scalars are Python numbers,
+and results are converted back (``.tolist()``), so callers only see Python values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from .ir import Program, Type
 
 Value = int | float | list[int | float]
+_Array = npt.NDArray[Any]
+_Val = int | float | _Array  # inside ``evaluate``: a tensor is a numpy array
 
 
 class InputError(ValueError):
@@ -54,73 +65,120 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
     missing = [n for n, _ in prog.args if n not in inputs]
     if missing:
         raise InputError(f"missing input(s): {', '.join(missing)}")
-    env: dict[int, Value] = {}
+    # int64 is exact when every value is reduced below modulus < 2**31 (products < 2**62);
+    # otherwise integer vectors hold Python ints (dtype=object): exact and unbounded
+    int_dtype: type = np.int64 if modulus and 0 < modulus < 2**31 else object
+    env: dict[int, _Val] = {}
 
     def red(x: int | float) -> int | float:
         if modulus and isinstance(x, int):
             return x % modulus
         return x
 
-    def vec(i: int) -> list[int | float]:
+    def dtype(ty: Type) -> type:
+        return np.float64 if ty.is_float else int_dtype
+
+    def array(vals: Sequence[int | float], ty: Type) -> _Array:
+        if ty.is_float:
+            return np.array(vals, dtype=np.float64)
+        out: _Array = np.empty(len(vals), dtype=int_dtype)
+        out[:] = vals  # element-wise: keeps Python ints as they are in an object array
+        return out
+
+    def vec(i: int) -> _Array:
         v = env[i]
-        return v if isinstance(v, list) else [v] * prog.nodes[i].type.slots
+        if isinstance(v, np.ndarray):
+            return v
+        ty = prog.nodes[i].type
+        return np.full(ty.slots, v, dtype=dtype(ty))
 
-    uses = prog.uses()
+    order = prog.live()
+    uses: dict[int, int] = {}  # as ``prog.uses()``, without walking the program twice
+    for i in order:
+        for a in prog.nodes[i].args:
+            uses[a] = uses.get(a, 0) + 1
+    for res in prog.results:
+        uses[res] = uses.get(res, 0) + 1
     results = set(prog.results)
-    owned: set[int] = set()  # nodes whose list was built by an insert (not aliased)
-    for i in prog.live():
-        n = prog.nodes[i]
-        op = n.op
-        if op == "input":
-            env[i] = coerce_input(str(n.attrs[0]), inputs[str(n.attrs[0])], n.type, modulus)
-        elif op == "const":
-            c = n.attrs[0]
-            if isinstance(c, tuple):
-                env[i] = [red(x) for x in c]
-            elif n.type.is_scalar:
-                env[i] = red(c)  # type: ignore[arg-type]
-            else:
-                env[i] = [red(c)] * n.type.slots  # type: ignore[arg-type]
-        elif op == "empty":
-            env[i] = [0.0 if n.type.is_float else 0] * n.type.slots
-        elif op in ("add", "sub", "mul"):
-            a, b = n.args
-            if n.type.is_scalar:
-                x, y = env[a], env[b]
-                env[i] = red(_bin(op, x, y))  # type: ignore[arg-type]
-            else:
-                env[i] = [red(_bin(op, x, y)) for x, y in zip(vec(a), vec(b), strict=True)]
-        elif op == "neg":
-            v = env[n.args[0]]
-            env[i] = [red(-x) for x in v] if isinstance(v, list) else red(-v)
-        elif op == "rotate":
-            v = vec(n.args[0])
-            k = int(n.attrs[0]) % len(v)  # type: ignore[call-overload]
-            env[i] = v[k:] + v[:k]
-        elif op == "extract":
-            env[i] = vec(n.args[0])[int(n.attrs[0])]  # type: ignore[call-overload]
-        elif op == "insert":
-            s, v = n.args
-            # a base used only here, whose list no other node aliases, is written in place
-            # (copying made a chain of n inserts O(n^2): 30 s on a 32x32 stencil)
-            base = env[v]
-            if v in owned and uses.get(v, 0) == 1 and v not in results and isinstance(base, list):
-                out = base
-            else:
-                out = list(vec(v))
-            out[int(n.attrs[0])] = env[s]  # type: ignore[call-overload,assignment]
-            env[i] = out
-            owned.add(i)
-        elif op == "from_elements":
-            env[i] = [env[a] for a in n.args]  # type: ignore[misc]
-        elif op == "splat":
-            env[i] = [env[n.args[0]]] * n.type.slots  # type: ignore[list-item]
-        else:  # encode, decode and the management ops are the identity on values
-            env[i] = env[n.args[0]]
-    return [env[r] for r in prog.results]
+    left = dict(uses)  # uses not yet evaluated: a value is dropped after its last use
+    owned: set[int] = set()  # nodes whose array was built by an insert (not aliased)
+    # inf and nan arise silently, as with Python floats
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for i in order:
+            n = prog.nodes[i]
+            op = n.op
+            ty = n.type
+            if op == "input":
+                val = coerce_input(str(n.attrs[0]), inputs[str(n.attrs[0])], ty, modulus)
+                env[i] = array(val, ty) if isinstance(val, list) else val
+            elif op == "const":
+                c = n.attrs[0]
+                if isinstance(c, tuple):
+                    env[i] = array([red(x) for x in c], ty)
+                elif ty.is_scalar:
+                    env[i] = red(c)  # type: ignore[arg-type]
+                else:
+                    env[i] = np.full(ty.slots, red(c), dtype=dtype(ty))  # type: ignore[arg-type]
+            elif op == "empty":
+                env[i] = np.zeros(ty.slots, dtype=dtype(ty))
+            elif op in ("add", "sub", "mul"):
+                a, b = n.args
+                if ty.is_scalar:
+                    env[i] = red(_bin(op, env[a], env[b]))
+                else:
+                    r = _bin(op, vec(a), vec(b))
+                    if modulus and not ty.is_float:
+                        r %= modulus
+                    env[i] = r
+            elif op == "neg":
+                v = env[n.args[0]]
+                if isinstance(v, np.ndarray):
+                    r = -v
+                    if modulus and not ty.is_float:
+                        r %= modulus
+                    env[i] = r
+                else:
+                    env[i] = red(-v)
+            elif op == "rotate":
+                v = vec(n.args[0])
+                k = int(n.attrs[0]) % len(v)  # type: ignore[call-overload]
+                # result[i] = v[(i + k) mod n], i.e. np.roll(v, -k); concatenate is the same, cheaper
+                env[i] = np.concatenate((v[k:], v[:k]))
+            elif op == "extract":
+                x = vec(n.args[0])[int(n.attrs[0])]  # type: ignore[call-overload]
+                env[i] = x.item() if isinstance(x, np.generic) else x  # a Python number
+            elif op == "insert":
+                s, v = n.args
+                # a base used only here, whose array no other node aliases, is written in place
+                # (copying made a chain of n inserts O(n^2): 30 s on a 32x32 stencil)
+                base = env[v]
+                if v in owned and uses.get(v, 0) == 1 and v not in results and isinstance(base, np.ndarray):
+                    out = base
+                else:
+                    out = vec(v).copy()
+                out[int(n.attrs[0])] = env[s]  # type: ignore[call-overload]
+                env[i] = out
+                owned.add(i)
+            elif op == "from_elements":
+                env[i] = array([env[a] for a in n.args], ty)  # type: ignore[misc]
+            elif op == "splat":
+                env[i] = np.full(ty.slots, env[n.args[0]], dtype=dtype(ty))
+            else:  # encode, decode and the management ops are the identity on values
+                env[i] = env[n.args[0]]
+            for a in n.args:
+                left[a] -= 1
+                if not left[a] and a not in results:
+                    del env[a]
+    return [_public(env[r]) for r in prog.results]
 
 
-def _bin(op: str, x: int | float, y: int | float) -> int | float:
+def _public(v: _Val) -> Value:
+    """An internal value as ``evaluate`` returns it: a Python number or a flat list."""
+    return v.tolist() if isinstance(v, np.ndarray) else v
+
+
+def _bin(op: str, x: Any, y: Any) -> Any:
+    """``x op y`` on two Python numbers or two arrays of one length."""
     if op == "add":
         return x + y
     if op == "sub":
@@ -143,7 +201,9 @@ def random_inputs(prog: Program, seed: int, modulus: int | None = None, bound: i
     return out
 
 
-def results_equal(a: Sequence[Value], b: Sequence[Value], modulus: int | None = None, tol: float = 1e-6) -> bool:
+def results_equal(
+    a: Sequence[Value], b: Sequence[Value], modulus: int | None = None, tol: float = 1e-6
+) -> bool:
     """Compare two result lists (exactly, modulo ``modulus``, or within ``tol`` for floats)."""
     if len(a) != len(b):
         return False
