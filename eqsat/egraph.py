@@ -451,15 +451,26 @@ class Loader:
             base = cur
         parts: list[int] = []
         surviving = [j for j in range(ty.slots) if j not in written]
+        base_part = []
         if base is not None and surviving and not _is_zero(self.prog, base):
-            parts.append(self.node("Gather", self.name[base], 0, set_key(surviving), ty.slots))
+            base_part.append(self.node("Gather", self.name[base], 0, set_key(surviving), ty.slots))
         if i in self.summarized_chains:
-            return self._summarized_chain(written, parts, ty.slots)
-        for slot in sorted(written):
+            return self._summarized_chain(written, base_part, ty.slots)
+        for slot in sorted(written, key=lambda sl: self._place_key(written[sl], sl, ty.slots)):
             parts.append(self.node("Place", self.name[written[slot]], slot, ty.slots))
+        parts += base_part  # last: the places next to each other are the ones that merge
         if not parts:
             return None
         return self._balanced("Add", parts)
+
+    def _place_key(self, elem: int, slot: int, slots: int) -> tuple[int, int, int, int]:
+        """Order of a chain's places in its balanced sum: slots read from one source at one
+        offset are neighbours (they become one gather), other elements by slot.  In slot
+        order, slots alternating between two sources never met: one mask per slot."""
+        n = self.prog.nodes[elem]
+        if n.op == "extract" and self.prog.nodes[n.args[0]].type.slots == slots:
+            return (0, n.args[0], (int(n.attrs[0]) - slot) % slots, slot)  # type: ignore[call-overload]
+        return (1, 0, 0, slot)
 
     def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
         """A long chain whose elements are linear forms of slots: its source form with inert

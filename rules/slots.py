@@ -162,6 +162,37 @@ def _(L, a: Term, b: Term, j: Int, k: Int, n: N):
     )
 
 
+@r("rot-align-sub-r")
+def _(L, a: Term, b: Term, j: Int, n: N):
+    """rot(a, j) - b = rot(a - rot(b, -j), j)  for an unrotated b (offset 0) when rot(b, -j) is
+    already present: the slot whose own pixel is read aligns like the other slots (Roberts
+    cross slots 0, 1, 4, 5); building rot(b, -j) for every sum took gx 16x16 out of memory"""
+    w = L.Rot(b, L.mod(0 - j, n))
+    return L.Sub(L.Rot(a, j), b), L.Rot(L.Sub(a, w), j), [L.eq(L.slots(a), n), L.exists(w), L.varies(a), L.varies(b)]
+
+
+@r("rot-align-add-r")
+def _(L, a: Term, b: Term, j: Int, n: N):
+    """rot(a, j) + b = rot(a + rot(b, -j), j)  when rot(b, -j) is present (b != a: one base is LinRot)"""
+    w = L.Rot(b, L.mod(0 - j, n))
+    return (
+        L.Add(L.Rot(a, j), b),
+        L.Rot(L.Add(a, w), j),
+        [L.eq(L.slots(a), n), L.exists(w), L.ne(a, b), L.varies(a), L.varies(b)],
+    )
+
+
+@r("rot-align-mul-r")
+def _(L, a: Term, b: Term, j: Int, n: N):
+    """rot(a, j) * b = rot(a * rot(b, -j), j)  when rot(b, -j) is present (b != a: one base is ProdRot)"""
+    w = L.Rot(b, L.mod(0 - j, n))
+    return (
+        L.Mul(L.Rot(a, j), b),
+        L.Rot(L.Mul(a, w), j),
+        [L.eq(L.slots(a), n), L.exists(w), L.ne(a, b), L.varies(a), L.varies(b)],
+    )
+
+
 # -- linear combinations of rotations (rotate-and-reduce, stencils) --------------------------
 @r("lin-lift")
 def _(L, v: Term, k: Int, n: N):
@@ -359,6 +390,13 @@ def _(L, v: Term, k: Int, n: N):
     return L.Mul(v, L.Rot(v, k)), L.ProdRot(v, s, n), [L.eq(L.slots(v), n), L.ne(s, "")]
 
 
+@r("prod-pair-base-r")
+def _(L, v: Term, k: Int, n: N):
+    """rot(v, k) * v = ProdRot(v, {k, 0})  (the other order: there is no raw commutativity)"""
+    s = L.call(o.set_poly_union, L.call(o.mono, k, 1, n), L.call(o.mono, 0, 1, n), n)
+    return L.Mul(L.Rot(v, k), v), L.ProdRot(v, s, n), [L.eq(L.slots(v), n), L.ne(s, "")]
+
+
 @r("prod-merge")
 def _(L, v: Term, p: Poly, q: Poly, n: N):
     """ProdRot(v, P) * ProdRot(v, Q) = ProdRot(v, P u Q) for disjoint P, Q"""
@@ -435,6 +473,18 @@ def _(L, s: Name, i: Int, n: N):
     """place(x[0], i) = gather(x, -i, {i}) for an input x (shared by every slot)"""
     x = L.In(s, n)
     return L.Place(L.Ext(x, 0), i, n), L.Gather(x, L.mod(0 - i, n), L.call(o.singleton, i), n), [L.lt(0, i), L.lt(i, n)]
+
+
+@r("place-ext-joins")
+def _(L, v: Term, i: Int, t: SetKey, n: N):
+    """place(v[0], i) = gather(v, -i, {i})  when other slots already gather v at offset -i (the
+    slot-0 view then merges with them: Roberts cross slot 5 holds the core's own slot 0)"""
+    k = L.mod(0 - i, n)
+    return (
+        L.Place(L.Ext(v, 0), i, n),
+        L.Gather(v, k, L.call(o.singleton, i), n),
+        [L.lt(0, i), L.lt(i, n), L.eq(L.slots(v), n), L.exists(L.Gather(v, k, t, n))],
+    )
 
 
 @r("place-ext-0")
