@@ -477,6 +477,7 @@ class Loader:
         elements, unioned with the gathers of the linear forms (``_plan_summaries``)."""
         source = list(base_parts)
         groups: dict[tuple[int, str], list[int]] = {}
+        consts: dict[int, int] = {}
         summary = list(base_parts)
         for slot in sorted(written):
             e = written[slot]
@@ -489,6 +490,9 @@ class Loader:
             source.append(self.node("Place", self._inert_tree(e), slot, slots))
             by_src: dict[int, dict[int, int]] = {}
             for (v, j), c in form.items():
+                if (v, j) == CONST_TERM:
+                    consts[slot] = c
+                    continue
                 q = by_src.setdefault(v, {})
                 q[(j - slot) % slots] = q.get((j - slot) % slots, 0) + c
             for v, q in by_src.items():
@@ -498,6 +502,8 @@ class Loader:
         for (v, key), sel in groups.items():
             lin = self.node("LinRot", self.name[v], key, slots)
             summary.append(self.node("Gather", lin, 0, set_key(sel), slots))
+        if any(consts.values()):
+            summary.append(self.node("Dense", dense_key(tuple(consts.get(j, 0) for j in range(slots))), slots))
         top = self._balanced("AddI", source)
         if summary:
             self.unions.append((top, self._balanced("Add", summary)))
@@ -512,10 +518,11 @@ class Loader:
             if i in built:
                 continue
             n = self.prog.nodes[i]
-            if n.op == "extract":
+            value = self._int_const(i)
+            if value is not None:
+                built[i] = self.node("Num", value, n.type.slots)
+            elif n.op == "extract":
                 built[i] = self._inert_leaf(i)
-            elif n.op == "const":
-                built[i] = self.node("Num", int(n.attrs[0]), n.type.slots)  # type: ignore[call-overload]
             elif not ready:
                 stack.append((i, True))
                 stack.extend((a, False) for a in n.args)
@@ -552,7 +559,9 @@ class Loader:
                 found = False
                 for e in elems:
                     form = self._linear_form(e)
-                    if form is not None and all(self.prog.nodes[v].type.slots == n.type.slots for v, _ in form[0]):
+                    if form is not None and all(
+                        self.prog.nodes[v].type.slots == n.type.slots for v, _ in form[0] if (v, _) != CONST_TERM
+                    ):
                         self.linear[e], found = form[0], True
                         absorbed.update(form[1])
                         leaves.update(form[2])
@@ -581,9 +590,16 @@ class Loader:
             for a in self.prog.nodes[j].args:
                 users.setdefault(a, []).append(j)
         results = set(self.prog.results)
-        for x in leaves:
-            if x not in results and all(u in absorbed for u in users.get(x, [])):
-                self.covered.add(x)
+        # shared nodes and leaves: covered when every user is (a fixpoint: x[j] under x[j] * w)
+        pending = {x for x in leaves if x not in results}
+        changed = True
+        while changed:
+            changed = False
+            for x in list(pending):
+                if all(u in absorbed or u in self.covered for u in users.get(x, [])):
+                    self.covered.add(x)
+                    pending.discard(x)
+                    changed = True
 
     def _chain_elements(self, top: int) -> list[int]:
         n = self.prog.nodes[top]
@@ -600,8 +616,9 @@ class Loader:
         return list(written.values())
 
     def _linear_form(self, e: int) -> tuple[dict[tuple[int, int], int], list[int], list[int]] | None:
-        """``e`` as ``sum c * v[j]`` over single-use add/sub/neg/mul-by-integer nodes:
-        ({(v, j): c}, interior nodes, extract leaves), or None."""
+        """``e`` as ``c0 + sum c * v[j]`` over single-use add/sub/neg/mul-by-integer nodes:
+        ({(v, j): c, CONST_TERM: c0}, single-use interior nodes, extract leaves and shared
+        interior nodes), or None."""
         form: dict[tuple[int, int], int] = {}
         interior: list[int] = []
         leaves: list[int] = []
@@ -609,6 +626,10 @@ class Loader:
         while stack:
             i, c = stack.pop()
             n = self.prog.nodes[i]
+            value = self._int_const(i)
+            if value is not None:  # an additive constant (HEIR's loops start their sums at 0)
+                form[CONST_TERM] = form.get(CONST_TERM, 0) + c * value
+                continue
             if n.op == "extract":
                 if n.args[0] in self.covered:
                     return None
@@ -616,10 +637,9 @@ class Loader:
                 form[key] = form.get(key, 0) + c
                 leaves.append(i)
                 continue
-            if i != e and not self._single_use(i):
-                return None
             if i == e and not self._single_use(i):
                 return None
+            shared = i != e and not self._single_use(i)  # e.g. x[j] * w read by three slots
             if n.op in ("add", "sub"):
                 stack.append((n.args[0], c))
                 stack.append((n.args[1], c if n.op == "add" else -c))
@@ -633,15 +653,28 @@ class Loader:
                 stack.append((other, c * self._int_const(consts[0])))  # type: ignore[operator]
             else:
                 return None
-            interior.append(i)
-        if not leaves:
+            (leaves if shared else interior).append(i)
+        if not any(self.prog.nodes[x].op == "extract" for x in leaves):
             return None
         return form, interior, leaves
 
     def _int_const(self, i: int) -> int | None:
+        """The integer of a plaintext scalar constant: a ``const``, or a slot of a constant
+        tensor or of ``from_elements`` of constants (a stencil's weight matrix); else None."""
         n = self.prog.nodes[i]
-        if n.op == "const" and n.type.is_scalar and isinstance(n.attrs[0], int) and not isinstance(n.attrs[0], bool):
-            return n.attrs[0]
+        if not n.type.is_scalar or n.type.secret:
+            return None
+        if n.op == "const":
+            c = n.attrs[0]
+            return c if isinstance(c, int) and not isinstance(c, bool) else None
+        if n.op == "extract":
+            src = self.prog.nodes[n.args[0]]
+            j = int(n.attrs[0])  # type: ignore[call-overload]
+            if src.op == "from_elements" and 0 <= j < len(src.args):
+                return self._int_const(src.args[j])
+            if src.op == "const" and isinstance(src.attrs[0], tuple) and 0 <= j < len(src.attrs[0]):
+                c = src.attrs[0][j]
+                return c if isinstance(c, int) and not isinstance(c, bool) else None
         return None
 
 
@@ -652,6 +685,7 @@ def _is_zero(prog: Program, i: int) -> bool:
 
 LOAD_CHUNK = 256
 TERM_OPS = term.CONCRETE_OPS | term.SUMMARY_OPS | term.INERT_OPS | {"Root"}
+CONST_TERM = (-1, 0)  # the key of a linear form's constant term (``Loader._linear_form``)
 BALANCED_ONLY_LEAVES = 32  # larger single-use sum/product trees load only balanced (Loader.load)
 ANALYSIS_PREFIX = "slots-"  # names of the rules of term.slots_analysis
 

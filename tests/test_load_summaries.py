@@ -169,3 +169,45 @@ def test_summarized_chain_runs_encrypted(offsets: dict[int, int]) -> None:
     res = optimize(prog)
     enc = run_program(res.program, random_inputs(prog, 7), "bgv", insecure=True, seed=7)
     assert enc["match"], f"encrypted run does not match: {enc['outputs']} != {enc['reference']}"
+
+
+def test_weighted_stencil_with_shared_products_and_zero_start() -> None:
+    """HEIR's loop shape: each slot's sum starts at 0 and adds x[j] * w with the weight read from
+    a constant matrix; the builder shares x[j] * w between neighbouring slots."""
+    n = 64
+    b = Builder("gx_like")
+    ty = Type((n,), "i16", True)
+    x = b.arg("x", ty)
+    weights = b.from_elements([b.const(c, Type((), "i16", False)) for c in (-1, 0, 1)], Type((3,), "i16", False))
+    out = x
+    for i in range(n):
+        acc = b.const(0, Type((), "i16", False))
+        for k in range(3):
+            w = b.extract(weights, k)
+            acc = b.add(acc, b.mul(b.extract(x, (i + k - 1) % n), w))
+        out = b.insert(acc, out, i)
+    prog = b.finish([out])
+    loader = Loader(prog)
+    loader.load()
+    assert loader.summarized_chains and len(loader.rows["LinRot"]) == 1
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0 and ops.get("rotate", 0) <= 2, ops
+    assert equal_on_random_inputs(prog, res.program)
+
+
+def test_nonzero_constant_terms_become_a_plaintext_vector() -> None:
+    n = 40
+    b = Builder("affine")
+    ty = Type((n,), "i16", True)
+    x = b.arg("x", ty)
+    out = b.empty(ty)
+    for i in range(n):
+        v = b.add(b.add(b.extract(x, i), b.extract(x, (i + 1) % n)), b.const(i % 3, Type((), "i16", False)))
+        out = b.insert(v, out, i)
+    prog = b.finish([out])
+    loader = Loader(prog)
+    loader.load()
+    assert loader.rows["Dense"], "the constants are one plaintext vector of the summary"
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
