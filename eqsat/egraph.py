@@ -535,7 +535,7 @@ class Loader:
     def _plan_summaries(self) -> None:
         """Choose the structures that load as summaries beside an inert source form.
 
-        * an insertion chain of more than ``BALANCED_ONLY_LEAVES`` slots whose elements
+        * an insertion chain of more than ``SUMMARY_CHAIN_SLOTS`` slots whose elements
           are (single-use) linear forms of extracted slots: element ``i`` of
           ``sum_j c_j v[j]`` is slot ``i`` of ``LinRot(v, sum_j c_j rho^(j - i))``, and
           slots with the same polynomial share one ``Gather``;
@@ -554,7 +554,7 @@ class Loader:
             n = self.prog.nodes[i]
             if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
                 elems = self._chain_elements(i)
-                if len(elems) <= BALANCED_ONLY_LEAVES:
+                if len(elems) <= SUMMARY_CHAIN_SLOTS:
                     continue
                 found = False
                 for e in elems:
@@ -687,6 +687,10 @@ LOAD_CHUNK = 256
 TERM_OPS = term.CONCRETE_OPS | term.SUMMARY_OPS | term.INERT_OPS | {"Root"}
 CONST_TERM = (-1, 0)  # the key of a linear form's constant term (``Loader._linear_form``)
 BALANCED_ONLY_LEAVES = 32  # larger single-use sum/product trees load only balanced (Loader.load)
+# longer chains of linear forms load as summaries (Loader._plan_summaries); up to 64 slots the
+# rules vectorize slot by slot, which finds shared rotations the summaries' factorizations
+# miss (HEIR's rank-2 gx 8x8: 4 rotations slot by slot, 6 from the summary)
+SUMMARY_CHAIN_SLOTS = 64
 ANALYSIS_PREFIX = "slots-"  # names of the rules of term.slots_analysis
 
 

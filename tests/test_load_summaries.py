@@ -1,7 +1,7 @@
 """Long insertion chains and long sums of slots load as summaries beside an inert source.
 
 The loader (``eqsat.egraph.Loader._plan_summaries``) turns a chain of more than
-``BALANCED_ONLY_LEAVES`` slots whose elements are linear forms of extracted slots into
+``SUMMARY_CHAIN_SLOTS`` slots whose elements are linear forms of extracted slots into
 gathers of ``LinRot`` polynomials, and keeps the source chain with inert twins (``AddI``
 ...) that no rule rewrites.  These tests check that the summaries are right (the optimized
 program equals the source on random inputs and encrypted), that the inert source is a
@@ -16,7 +16,7 @@ import random
 import pytest
 from eqsat.backend import run_program
 
-from eqsat.egraph import BALANCED_ONLY_LEAVES, Loader, Session
+from eqsat.egraph import SUMMARY_CHAIN_SLOTS, Loader, Session
 from eqsat.extract import EGraphView
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
@@ -52,7 +52,7 @@ def stencil_chain(n: int, offsets: dict[int, int], name: str = "stencil") -> Pro
 
 
 def test_stencil_chain_loads_as_one_gather_and_vectorizes() -> None:
-    prog = stencil_chain(64, {-1: 1, 0: 2, 1: 1})
+    prog = stencil_chain(96, {-1: 1, 0: 2, 1: 1})
     loader = Loader(prog)
     loader.load()
     assert loader.summarized_chains, "a 64-slot chain of linear forms is summarized"
@@ -66,7 +66,7 @@ def test_stencil_chain_loads_as_one_gather_and_vectorizes() -> None:
 
 
 def test_short_chains_are_not_summarized() -> None:
-    prog = stencil_chain(BALANCED_ONLY_LEAVES, {0: 1, 1: 1})
+    prog = stencil_chain(SUMMARY_CHAIN_SLOTS, {0: 1, 1: 1})
     loader = Loader(prog)
     loader.load()
     assert not loader.summarized_chains
@@ -75,7 +75,7 @@ def test_short_chains_are_not_summarized() -> None:
 
 def test_two_sources_and_edges_make_masked_groups() -> None:
     """out[i] = x[i + 1] - y[i] inside, x[i] at the last slot: three groups, masks where partial."""
-    n = 48
+    n = 80
     b = Builder("two_sources")
     ty = Type((n,), "i16", True)
     x, y = b.arg("x", ty), b.arg("y", ty)
@@ -86,7 +86,7 @@ def test_two_sources_and_edges_make_masked_groups() -> None:
     prog = b.finish([out])
     loader = Loader(prog)
     loader.load()
-    assert len(loader.rows["Gather"]) == 3  # x shifted (47 slots), -y (47 slots), x at slot 47
+    assert len(loader.rows["Gather"]) == 3  # x shifted (79 slots), -y (79 slots), x at slot 79
     res = optimize(prog)
     assert equal_on_random_inputs(prog, res.program)
     ops = res.report["after"]["ops"]  # type: ignore[index]
@@ -95,7 +95,7 @@ def test_two_sources_and_edges_make_masked_groups() -> None:
 
 def test_non_linear_and_foreign_elements_load_as_they_are() -> None:
     """Squares and slots of a vector with another slot count stay in the chain unsummarized."""
-    n = 40
+    n = 80
     b = Builder("mixed")
     ty = Type((n,), "i16", True)
     x = b.arg("x", ty)
@@ -125,7 +125,7 @@ def test_non_linear_and_foreign_elements_load_as_they_are() -> None:
 def test_inert_source_is_the_fallback_when_no_summary_realizes() -> None:
     """Dense random linear forms (more terms than any realization takes, no factorization):
     the summaries stay unrealized and extraction reads the inert source as the program."""
-    n = 36
+    n = 66
     rng = random.Random(5)
     b = Builder("dense")
     ty = Type((n,), "i16", True)
@@ -165,7 +165,7 @@ def test_long_sum_of_slots_keeps_an_inert_tree() -> None:
 
 @pytest.mark.parametrize("offsets", [{-1: 1, 0: 1, 1: 1}, {0: 3, 2: -1}])
 def test_summarized_chain_runs_encrypted(offsets: dict[int, int]) -> None:
-    prog = stencil_chain(40, offsets)
+    prog = stencil_chain(72, offsets)
     res = optimize(prog)
     enc = run_program(res.program, random_inputs(prog, 7), "bgv", insecure=True, seed=7)
     assert enc["match"], f"encrypted run does not match: {enc['outputs']} != {enc['reference']}"
@@ -174,7 +174,7 @@ def test_summarized_chain_runs_encrypted(offsets: dict[int, int]) -> None:
 def test_weighted_stencil_with_shared_products_and_zero_start() -> None:
     """HEIR's loop shape: each slot's sum starts at 0 and adds x[j] * w with the weight read from
     a constant matrix; the builder shares x[j] * w between neighbouring slots."""
-    n = 64
+    n = 96
     b = Builder("gx_like")
     ty = Type((n,), "i16", True)
     x = b.arg("x", ty)
@@ -197,7 +197,7 @@ def test_weighted_stencil_with_shared_products_and_zero_start() -> None:
 
 
 def test_nonzero_constant_terms_become_a_plaintext_vector() -> None:
-    n = 40
+    n = 72
     b = Builder("affine")
     ty = Type((n,), "i16", True)
     x = b.arg("x", ty)
