@@ -144,8 +144,7 @@ class Loader:
                 self.user_op[a] = nj.op
             if nj.op == "insert":
                 self.insert_base[nj.args[1]] = True
-        self.first_fresh = len(prog.nodes)
-        self._next = self.first_fresh
+        self._next = len(prog.nodes)  # the loader's own nodes are numbered after the program's
 
     def node(self, op: str, *args: Arg, at: int | None = None) -> int:
         """A row for ``op(args)`` (T columns are node ids); its node id (``at``, or fresh)."""
@@ -154,8 +153,6 @@ class Loader:
             self._next += 1
         self.rows[op].append((at, *args))
         return at
-
-    fresh = node
 
     def write(self, directory: Path) -> list[str]:
         """Write the tables as TSV files under ``directory``; the egglog commands that load them."""
@@ -424,8 +421,7 @@ class Loader:
         add, sub, negate = ("AddI", "SubI", "NegI") if inert else ("Add", "Sub", "Neg")
 
         def names(xs: list[int]) -> list[int]:
-            ordered = sorted(xs, key=self._sort_key)
-            return [self._inert_leaf(x) for x in ordered] if inert else [self.name[x] for x in ordered]
+            return [self._inert_leaf(x) for x in sorted(xs, key=self._sort_key)] if inert else self._sorted(xs)
 
         if not pos:
             return self.node(negate, self._balanced(add, names(neg)))
