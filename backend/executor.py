@@ -10,7 +10,7 @@ Noise reporting
 BGV: ``measured_bits`` is log2 of the infinity norm of the phase x = [c_0 + c_1 s]_Q
 (centered, before reduction mod t; x = f*m + t*e) at each secret output, measured by
 decrypting with the secret key; ``budget_bits`` = log2(Q/2) - measured_bits;
-``predicted_bits`` is the model's bound (``eqsat.noise_he.predict_bgv``).
+``predicted_bits`` is the model's bound (``eqsat.backend.noise.predict_bgv``).
 CKKS: ``measured_bits`` = log2 of the largest absolute slot error against the float
 reference, ``predicted_bits`` = log2 of the model's error bound; ``match`` holds when
 every output is within its predicted bound (the stated tolerance).
@@ -29,10 +29,10 @@ from typing import Any
 
 from eqsat.interp import evaluate, results_equal
 from eqsat.ir import Program
-from eqsat.noise_he import BGVNoise, CKKSNoise
 
 from .errors import BackendError
 from .lowering import Enc, Lowering
+from .noise import BGVNoise, CKKSNoise
 from .params import HE_STANDARD, Params, make_params
 
 INSECURE_SIZES = (64, 128, 256, 512)

@@ -1,7 +1,7 @@
 """Lowers a ``Program`` onto a slot-vector evaluator and runs it (encrypted or modelled).
 
 In: an ``eqsat.ir.Program``, an *evaluator* (``backend.bgv.BGV``, ``backend.ckks.CKKS``,
-or the noise model's abstract evaluators in ``eqsat.noise_he``), and the inputs.
+or the noise model's abstract evaluators in ``eqsat.backend.noise``), and the inputs.
 Out: ``Lowering.run`` -> a dict node id -> value, where a secret value is an ``Enc``
 (ciphertext + its logical slot count) and a plaintext value is a number or a list
 (``None`` entries stand for values the noise model does not know).

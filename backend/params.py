@@ -2,7 +2,7 @@
 
 In: a ring dimension ``N``, the number and size of primes, the scheme.  Out: a frozen
 ``Params`` record (importable without numpy/numba/galois, so the noise model in
-``eqsat.noise_he`` can use it), the Homomorphic Encryption Standard security table,
+``eqsat.backend.noise`` can use it), the Homomorphic Encryption Standard security table,
 NTT-friendly prime search and the BGV correction-factor balancing helper.
 
 Security: ``HE_STANDARD`` is the table of the Homomorphic Encryption Standard

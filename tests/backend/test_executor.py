@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 from eqsat.backend import BackendError, choose_params, run_program
+from eqsat.backend.noise import predict_bgv, predict_ckks
 from eqsat.backend.params import make_params
 
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
-from eqsat.noise_he import predict_bgv, predict_ckks
 
 
 def check(res: dict[str, Any]) -> None:

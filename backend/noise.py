@@ -53,8 +53,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .backend.params import ERROR_VARIANCE, Params
-from .ir import Program
+from eqsat.ir import Program
+
+from .params import ERROR_VARIANCE, Params
 
 D = 6.0
 VAR_E = ERROR_VARIANCE
@@ -255,7 +256,7 @@ class CKKSNoise(_Base):
 
 
 def _walk(prog: Program, ev: Any, scheme: str) -> dict[int, Any]:
-    from .backend.lowering import Enc, Lowering
+    from .lowering import Enc, Lowering
 
     env = Lowering(prog, ev, scheme).run(None, keep_all=True)
     return {i: ev.worst(v.cts) for i, v in env.items() if isinstance(v, Enc)}
