@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import BackendError
-from .params import Params
+from eqsat.backend.errors import BackendError
+from eqsat.backend.params import Params
 
 __all__ = ["BackendError", "Params", "choose_params", "run_program"]
 
 
 def __getattr__(name: str) -> Any:
     if name in ("run_program", "choose_params"):
-        from . import executor
+        from eqsat.backend import executor
 
         return getattr(executor, name)
     raise AttributeError(name)

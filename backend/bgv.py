@@ -23,11 +23,10 @@ import math
 from functools import cached_property
 
 import numpy as np
-
-from .errors import BackendError
-from .ntt import bitrev, psi_root, tables
-from .params import Params
-from .rlwe import RLWE, Ciphertext
+from eqsat.backend.errors import BackendError
+from eqsat.backend.ntt import bitrev, psi_root, tables
+from eqsat.backend.params import Params
+from eqsat.backend.rlwe import RLWE, Ciphertext
 
 
 class BGV(RLWE):

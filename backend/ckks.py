@@ -20,10 +20,9 @@ import math
 from functools import cached_property
 
 import numpy as np
-
-from .errors import BackendError
-from .params import Params
-from .rlwe import RLWE, Ciphertext
+from eqsat.backend.errors import BackendError
+from eqsat.backend.params import Params
+from eqsat.backend.rlwe import RLWE, Ciphertext
 
 
 class CKKS(RLWE):

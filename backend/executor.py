@@ -27,13 +27,13 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from eqsat.backend.errors import BackendError
+from eqsat.backend.lowering import Enc, Lowering
+from eqsat.backend.noise import BGVNoise, CKKSNoise
+from eqsat.backend.params import HE_STANDARD, Params, make_params
+
 from eqsat.interp import evaluate, results_equal
 from eqsat.ir import Program
-
-from .errors import BackendError
-from .lowering import Enc, Lowering
-from .noise import BGVNoise, CKKSNoise
-from .params import HE_STANDARD, Params, make_params
 
 INSECURE_SIZES = (64, 128, 256, 512)
 #: the precision the model must *guarantee* (its worst-case error bound, relative to the
@@ -147,12 +147,12 @@ def run_program(
 
     start = time.perf_counter()
     if scheme == "bgv":
-        from .bgv import BGV
+        from eqsat.backend.bgv import BGV
 
         ev: Any = BGV(params, seed)
         model: Any = BGVNoise(params)
     else:
-        from .ckks import CKKS
+        from eqsat.backend.ckks import CKKS
 
         ev = CKKS(params, seed)
         model = CKKSNoise(params, bound)

@@ -65,11 +65,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from eqsat.backend.errors import BackendError
+from eqsat.backend.params import balance_factors
+
 from eqsat.interp import coerce_input
 from eqsat.ir import Program
-
-from .errors import BackendError
-from .params import balance_factors
 
 Clear = Any  # a number, None, or a list of numbers/None
 GALOIS_KEY_BUDGET = 1 << 30  # bytes of Galois keys kept before rotations are composed from 2^j steps

@@ -53,9 +53,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from eqsat.ir import Program
+from eqsat.backend.params import ERROR_VARIANCE, Params
 
-from .params import ERROR_VARIANCE, Params
+from eqsat.ir import Program
 
 D = 6.0
 VAR_E = ERROR_VARIANCE
@@ -256,7 +256,7 @@ class CKKSNoise(_Base):
 
 
 def _walk(prog: Program, ev: Any, scheme: str) -> dict[int, Any]:
-    from .lowering import Enc, Lowering
+    from eqsat.backend.lowering import Enc, Lowering
 
     env = Lowering(prog, ev, scheme).run(None, keep_all=True)
     return {i: ev.worst(v.cts) for i, v in env.items() if isinstance(v, Enc)}

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .errors import BackendError
+from eqsat.backend.errors import BackendError
 
 #: N -> (max log2 QP for 128, 192, 256 bits of classical security)
 HE_STANDARD: dict[int, tuple[int, int, int]] = {

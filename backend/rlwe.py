@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-
-from .params import Params
-from .ring import Ring, Sampler, divide_round_last
+from eqsat.backend.params import Params
+from eqsat.backend.polyring import Ring, Sampler, divide_round_last
 
 
 @dataclass

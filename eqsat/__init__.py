@@ -11,33 +11,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from .api import program, rotate, secret_scalar, secret_vector, trace, vector
-from .egraph import Limits, StopReason
-from .ir import Program
+from eqsat.egraph.loader import Limits, StopReason
+from eqsat.frontend.trace import program, rotate, secret_scalar, secret_vector, trace, vector
+from eqsat.ir import Program
 
 
 def optimize(prog: Program, scheme: str = "bgv", **kwargs: Any) -> Any:
     """Optimize ``prog`` (see ``eqsat.pipeline.optimize`` for the keyword arguments)."""
-    from .pipeline import optimize as _optimize
+    from eqsat.pipeline import optimize as _optimize
 
     return _optimize(prog, scheme, **kwargs)
 
 
 def parse_mlir(text: str | bytes, path: str = "<input>") -> list[Program]:
-    from .mlir import parse_mlir as _parse
+    from eqsat.frontend.mlir import parse_mlir as _parse
 
     return _parse(text, path)
 
 
 def print_mlir(prog: Program | list[Program]) -> str:
-    from .mlir import print_mlir as _print
+    from eqsat.frontend.mlir import print_mlir as _print
 
     return _print(prog)
 
 
 def run(prog: Program, inputs: dict[str, object], scheme: str = "bgv", **kwargs: Any) -> dict[str, object]:
     """Run ``prog`` encrypted; returns the ``eqsat run --json`` report."""
-    from .backend.executor import run_program
+    from eqsat.backend.executor import run_program
 
     return run_program(prog, inputs, scheme, **kwargs)
 

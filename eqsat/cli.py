@@ -13,9 +13,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cost import SCHEMES, CostError, load_overrides, table
-from .egraph import Limits
-from .ir import Program
+from eqsat.egraph.loader import Limits
+from eqsat.ir import Program
+from eqsat.models.cost import SCHEMES, CostError, load_overrides, table
 
 
 class UsageError(Exception):
@@ -23,7 +23,7 @@ class UsageError(Exception):
 
 
 def _read_program(path: str, func: str | None) -> Program:
-    from .mlir import MLIRError, parse_mlir
+    from eqsat.frontend.mlir import MLIRError, parse_mlir
 
     p = Path(path)
     try:
@@ -73,7 +73,7 @@ def _costs(args: argparse.Namespace) -> dict[str, object] | None:
 
 
 def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from .pipeline import InfeasibleError, optimize
+    from eqsat.pipeline import InfeasibleError, optimize
 
     prog = _read_program(args.input, args.func)
     try:
@@ -143,12 +143,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not isinstance(inputs, dict):
             raise UsageError(f"{args.inputs}:1:1: error: inputs must be a JSON object of argument name -> value")
     else:
-        from .interp import random_inputs
+        from eqsat.interp import random_inputs
 
         inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
-    from .backend.errors import BackendError
-    from .backend.executor import run_program
-    from .interp import InputError
+    from eqsat.backend.errors import BackendError
+    from eqsat.backend.executor import run_program
+    from eqsat.interp import InputError
 
     try:
         out = run_program(prog, inputs, args.scheme, insecure=args.insecure)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .ir import Program, Type
+from eqsat.ir import Program, Type
 
 Value = int | float | list[int | float]
 _Array = npt.NDArray[Any]

@@ -15,12 +15,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from . import noise, noise_analysis
-from .cost import CostTable, table
-from .egraph import Limits, RunReport, Session
-from .extract import EGraphView, greedy_dag, refine, to_program
-from .interp import evaluate, random_inputs, results_equal
-from .ir import Program, multiplicative_depth, op_counts
+from eqsat.egraph import noise_analysis
+from eqsat.egraph.loader import Limits, RunReport, Session
+from eqsat.extract.dag import EGraphView, greedy_dag, refine, to_program
+from eqsat.interp import evaluate, random_inputs, results_equal
+from eqsat.ir import Program, multiplicative_depth, op_counts
+from eqsat.models import noisy as noise
+from eqsat.models.cost import CostTable, table
 
 
 class OptimizeError(RuntimeError):
@@ -36,7 +37,7 @@ class OptimizeResult:
     rules_fired: dict[str, int] = field(default_factory=dict)
 
     def to_mlir(self) -> str:
-        from .mlir import print_mlir
+        from eqsat.frontend.mlir import print_mlir
 
         return print_mlir(self.program)
 
@@ -60,7 +61,7 @@ def noise_summary(prog: Program, scheme: str, managed: bool = False) -> dict[str
     ``prog`` came from ``placement.manage`` -- a program that needs no management op)."""
     if scheme == "noisy":
         return noise.analyze(prog).to_json()
-    from . import placement
+    from eqsat.mgmt import placement
 
     base = placement.strip_mgmt(prog)
     levels = placement.levels_needed(base, scheme)
@@ -71,7 +72,7 @@ def noise_summary(prog: Program, scheme: str, managed: bool = False) -> dict[str
 
 
 def _has_mgmt(prog: Program) -> bool:
-    from .ir import MGMT_OPS
+    from eqsat.ir import MGMT_OPS
 
     return any(prog.nodes[i].op in MGMT_OPS for i in prog.live())
 
@@ -108,14 +109,13 @@ def optimize(
     the extracted program needs); ``bootstrap=True`` lets placement insert the fewest
     bootstraps (ILP) when the budget is too small, else a program that cannot fit raises
     ``InfeasibleError`` -- before extraction when the noise analysis proves that no
-    program in the e-graph fits.  The analysis (``eqsat.noise_analysis``) runs after
+    program in the e-graph fits.  The analysis (``eqsat.egraph.noise_analysis``) runs after
     saturation on e-graphs of at most ``ANALYSIS_AUTO_NODES`` entries, for the noisy
     scheme, or when ``max_level`` is given; its root facts go to ``report["analysis"]``.
     """
+    from eqsat.extract.ilp import extract_noisy, ilp_extract, ilp_extract_levels, solve_placement
+    from eqsat.mgmt import placement
     from eqsat.rules import resolve
-
-    from . import placement
-    from .extract_ilp import extract_noisy, ilp_extract, ilp_extract_levels, solve_placement
 
     if extraction not in ("auto", "greedy", "ilp"):
         raise ValueError(f"unknown extraction '{extraction}' (auto, greedy or ilp)")

@@ -16,7 +16,7 @@ Design (see the README for the reasons):
 * Summary nodes describe large structures in O(1) e-nodes and are never extracted
   themselves; rules relate them to concrete realizations:
     - ``LinRot(v, key, n)``: the linear combination ``sum_k c_k * rot(v, k)``, with the
-      offset->coefficient polynomial in ``key`` (see ``eqsat.rotpoly``); rotate-and-
+      offset->coefficient polynomial in ``key`` (see ``eqsat.algebra.rotpoly``); rotate-and-
       reduce, stencils and their factorizations are products of such polynomials.
     - ``ProdRot(v, key, n)``: the product ``prod_{k in key} rot(v, k)``.
     - ``ChainElem(a, c, i, n)``: ``a`` times element ``i`` of the optimal addition-
@@ -151,7 +151,7 @@ def Gather(v: T, k: i64Like, sel: StringLike, n: i64Like) -> T:
 @function(egg_fn="ChainElem")
 def ChainElem(a: T, c: i64Like, i: i64Like, n: i64Like) -> T:
     """``a`` times element ``i`` of the addition-subtraction chain for ``c``
-    (``eqsat.arith_oracles``); keyed by (c, i) so each constant gets one chain."""
+    (``eqsat.rulespec.arith_oracles``); keyed by (c, i) so each constant gets one chain."""
 
 
 # -- inert twins: the source's own form of a summarized structure ------------------------

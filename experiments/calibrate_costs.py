@@ -1,9 +1,9 @@
 """Calibrate the BGV/CKKS cost tables from our own executor's measured op latencies.
 
 In: ``--n`` (ring dimension, default 8192), ``--reps`` (timed runs per op, default 9),
-``--out DIR`` (default ``eqsat/cost_tables``), ``--csv`` (default
+``--out DIR`` (default ``eqsat/models/cost_tables``), ``--csv`` (default
 ``experiments/out/calibrate_costs.csv``).  Out: ``DIR/bgv.json`` and ``DIR/ckks.json``
-(read by ``eqsat.cost``: ``{"scheme", "N", "levels", "unit", "costs": {op: relative
+(read by ``eqsat.models.cost``: ``{"scheme", "N", "levels", "unit", "costs": {op: relative
 latency, add = 1}, "measured_us": {op: median microseconds}, "not_measured": [...]}``)
 and a CSV with one row per scheme and op.
 
@@ -38,7 +38,7 @@ from eqsat.backend.bgv import BGV
 from eqsat.backend.ckks import CKKS
 from eqsat.backend.params import make_params
 
-from eqsat.cost import DEFAULTS
+from eqsat.models.cost import DEFAULTS
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=8192)
     ap.add_argument("--reps", type=int, default=9)
-    ap.add_argument("--out", type=Path, default=ROOT / "eqsat" / "cost_tables")
+    ap.add_argument("--out", type=Path, default=ROOT / "eqsat" / "models" / "cost_tables")
     ap.add_argument("--csv", type=Path, default=ROOT / "experiments" / "out" / "calibrate_costs.csv")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from eqsat.chains import binary_chain, brute_force_length, naf_chain, optimal_chain
+from eqsat.algebra.chains import binary_chain, brute_force_length, naf_chain, optimal_chain
 
 
 def main(argv: Sequence[str] | None = None) -> int:

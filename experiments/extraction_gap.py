@@ -27,11 +27,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from eqsat.rules import resolve
 
-from eqsat.cost import table
-from eqsat.egraph import Limits, Session
-from eqsat.extract import EGraphView, dag_cost, greedy_dag
-from eqsat.extract_ilp import ilp_extract
+from eqsat.egraph.loader import Limits, Session
+from eqsat.extract.dag import EGraphView, dag_cost, greedy_dag
+from eqsat.extract.ilp import ilp_extract
 from eqsat.ir import Builder, Program, Type
+from eqsat.models.cost import table
 
 FIELDS = [
     "n_ops", "seed", "egraph_nodes", "egraph_classes", "greedy_cost", "greedy_s", "ilp_cost", "ilp_s",

@@ -23,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from eqsat.egraph import Limits
-from eqsat.mlir import MLIRError, parse_mlir
+from eqsat.egraph.loader import Limits
+from eqsat.frontend.mlir import MLIRError, parse_mlir
 from eqsat.pipeline import optimize
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 In: nothing (``--max C`` and ``--brute-max B`` optional).  Out: a table on stdout and
 ``experiments/out/mul_to_add.csv`` + ``mul_to_add.png``.  For every c: the number of
 ciphertext additions/subtractions extracted for ``x * c`` under a cost table where
-``mul_plain`` is dear (``found``), the shortest chain length by ``eqsat.chains``'
+``mul_plain`` is dear (``found``), the shortest chain length by ``eqsat.algebra.chains``'
 exact search (``optimal``), the length by the independent brute force
 (``brute``, for c <= B: it is exponential), the NAF baseline, and the optimize time.
 """
@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from eqsat.chains import brute_force_length, naf_chain, optimal_chain
+from eqsat.algebra.chains import brute_force_length, naf_chain, optimal_chain
 from eqsat.ir import Builder, Type
 from eqsat.pipeline import optimize
 

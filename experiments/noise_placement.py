@@ -6,7 +6,7 @@ experiments/out).  Out: ``DIR/noise_placement.csv`` (one row per program: n_ops,
 live nodes, e-graph nodes, the three reduce_noise counts, the joint program's cost and
 the placement-only program's cost, the ILP statuses, times, and whether every output
 passed the noise checker) and ``DIR/noise_placement.png`` (counts and times against
-size).  Programs come from ``eqsat.noise.random_program`` (seeded).
+size).  Programs come from ``eqsat.models.noisy.random_program`` (seeded).
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from eqsat.rules import resolve
 
-from eqsat import noise
-from eqsat.cost import table
-from eqsat.egraph import Limits, Session
-from eqsat.extract import EGraphView
-from eqsat.extract_ilp import extract_noisy, solve_placement
+from eqsat.egraph.loader import Limits, Session
+from eqsat.extract.dag import EGraphView
+from eqsat.extract.ilp import extract_noisy, solve_placement
 from eqsat.ir import op_counts
+from eqsat.models import noisy as noise
+from eqsat.models.cost import table
 
 FIELDS = [
     "n_ops", "seed", "live_nodes", "egraph_nodes", "greedy", "ilp_placement", "joint", "joint_cost",

@@ -24,9 +24,9 @@ from egglog import run
 from eqsat.rules import resolve
 
 from eqsat import term
-from eqsat.egraph import ANALYSIS_PREFIX, Session
+from eqsat.egraph.loader import ANALYSIS_PREFIX, Session
+from eqsat.frontend.mlir import parse_mlir
 from eqsat.ir import Program
-from eqsat.mlir import parse_mlir
 
 
 def kernel(spec: str) -> Program:

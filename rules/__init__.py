@@ -8,9 +8,9 @@ checks that every key equals its family's own name and every rule has a soundnes
 
 from __future__ import annotations
 
-from eqsat.rulespec import RuleFamily
+from eqsat.rules import depth, factor, fold_real, mul_to_add, ring, slots
 
-from . import depth, factor, fold_real, mul_to_add, ring, slots
+from eqsat.rulespec import RuleFamily
 
 REGISTRY: dict[str, RuleFamily] = {f.name: f for f in (
     ring.FAMILY, slots.FAMILY, mul_to_add.FAMILY, factor.FAMILY, depth.FAMILY, fold_real.FAMILY)}

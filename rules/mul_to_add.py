@@ -4,7 +4,7 @@ In: nothing.  Out: ``FAMILY`` (``RuleFamily``, ruleset ``mul-to-add``), using th
 constructor ``eqsat.term.ChainElem``.
 
 ``x * c`` (``c`` an integer splat, ``|c| >= 2``) is unioned with the chain of
-``eqsat.arith_oracles.chain_of(c)``: ``ChainElem(x, c, i, n)`` stands for element ``i``
+``eqsat.rulespec.arith_oracles.chain_of(c)``: ``ChainElem(x, c, i, n)`` stands for element ``i``
 of that chain times ``x`` (element 0 is ``x`` itself), and each element is unioned with
 the addition, subtraction or negation of two earlier elements *of the same chain*.  So
 the e-graph holds the multiplication and exactly one realization of the shortest chain
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from eqsat import arith_oracles as ao
 from eqsat.rulespec import Int, N, RuleFamily, Term
+from eqsat.rulespec import arith_oracles as ao
 
 FAMILY = RuleFamily("mul-to-add")
 r = FAMILY.rule

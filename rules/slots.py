@@ -19,8 +19,8 @@ How the pieces meet (each step is one rule below):
 
 from __future__ import annotations
 
-from eqsat import oracles as o
 from eqsat.rulespec import Int, N, Name, Poly, RuleFamily, SetKey, Term
+from eqsat.rulespec import slot_oracles as o
 
 FAMILY = RuleFamily("slots")
 r = FAMILY.rule

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eqsat.egraph import Limits
+from eqsat.egraph.loader import Limits
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
 from eqsat.pipeline import OptimizeResult, optimize
@@ -18,7 +18,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def load(name: str) -> Program:
-    from eqsat.mlir import parse_mlir
+    from eqsat.frontend.mlir import parse_mlir
 
     path = EXAMPLES / name
     return parse_mlir(path.read_text(), str(path))[0]

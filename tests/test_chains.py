@@ -1,4 +1,4 @@
-"""Tests for eqsat.chains: validity, known optima, cross-check against brute force."""
+"""Tests for eqsat.algebra.chains: validity, known optima, cross-check against brute force."""
 
 from __future__ import annotations
 
@@ -10,14 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eqsat.chains import (
-    Chain,
-    binary_chain,
-    brute_force_length,
-    chain_table,
-    naf_chain,
-    optimal_chain,
-)
+from eqsat.algebra.chains import Chain, binary_chain, brute_force_length, chain_table, naf_chain, optimal_chain
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -28,10 +28,10 @@ from pathlib import Path
 import pytest
 from eqsat.backend import run_program
 
-from eqsat.egraph import Limits
+from eqsat.egraph.loader import Limits
+from eqsat.frontend.mlir import MLIRError, parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
-from eqsat.mlir import MLIRError, parse_mlir
 from eqsat.pipeline import OptimizeResult, optimize
 
 CASES_DIR = Path(__file__).resolve().parent / "heir_cases"

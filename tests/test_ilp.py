@@ -10,12 +10,12 @@ from types import ModuleType
 import pytest
 from eqsat.rules import resolve
 
-from eqsat.cost import table
-from eqsat.egraph import Limits, Session
-from eqsat.extract import EGraphView, dag_cost, greedy_dag, to_program
-from eqsat.extract_ilp import class_secrecy, ilp_extract
+from eqsat.egraph.loader import Limits, Session
+from eqsat.extract.dag import EGraphView, dag_cost, greedy_dag, to_program
+from eqsat.extract.ilp import class_secrecy, ilp_extract
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
+from eqsat.models.cost import table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -163,7 +163,7 @@ def arg_program(names: str) -> Program:
 
 @pytest.mark.parametrize("scheme", ["bgv", "ckks"])
 def test_level_budget_picks_the_shallow_program(scheme: str) -> None:
-    from eqsat.extract_ilp import ilp_extract_levels
+    from eqsat.extract.ilp import ilp_extract_levels
     from eqsat.ir import multiplicative_depth
 
     g = deep_or_shallow()

@@ -16,8 +16,8 @@ import random
 import pytest
 from eqsat.backend import run_program
 
-from eqsat.egraph import SUMMARY_CHAIN_SLOTS, Loader, Session
-from eqsat.extract import EGraphView
+from eqsat.egraph.loader import SUMMARY_CHAIN_SLOTS, Loader, Session
+from eqsat.extract.dag import EGraphView
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize

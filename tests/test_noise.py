@@ -9,14 +9,14 @@ from types import ModuleType
 import pytest
 from eqsat.rules import resolve
 
-from eqsat import noise
-from eqsat.cost import table
-from eqsat.egraph import Limits, Session
-from eqsat.extract import EGraphView
-from eqsat.extract_ilp import extract_noisy, place_noisy_ilp, solve_placement
+from eqsat.egraph.loader import Limits, Session
+from eqsat.extract.dag import EGraphView
+from eqsat.extract.ilp import extract_noisy, place_noisy_ilp, solve_placement
+from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type, op_counts
-from eqsat.mlir import parse_mlir
+from eqsat.models import noisy as noise
+from eqsat.models.cost import table
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 I5 = Type((), "i5", False)

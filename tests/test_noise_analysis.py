@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 from eqsat.rules import resolve
 
-from eqsat import noise, noise_analysis
-from eqsat.cost import table
-from eqsat.egraph import Limits, Session
-from eqsat.extract import EGraphView, greedy_dag, to_program
-from eqsat.extract_ilp import extract_noisy
+from eqsat.egraph import noise_analysis
+from eqsat.egraph.loader import Limits, Session
+from eqsat.extract.dag import EGraphView, greedy_dag, to_program
+from eqsat.extract.ilp import extract_noisy
 from eqsat.ir import Builder, Program, Type, multiplicative_depth
+from eqsat.mgmt.placement import level_depths, strip_mgmt
+from eqsat.models import noisy as noise
+from eqsat.models.cost import table
 from eqsat.pipeline import InfeasibleError, optimize
-from eqsat.placement import level_depths, strip_mgmt
 
 I5 = Type((), "i5", False)
 CT = Type((8,), "i16", True)

@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from eqsat import cost
+from eqsat.models import cost
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""Tests for eqsat.rotpoly: ring arithmetic, keys, representatives, factorizations, AP plans."""
+"""Tests for eqsat.algebra.rotpoly: ring arithmetic, keys, representatives, factorizations, AP plans."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eqsat.rotpoly import (
+from eqsat.algebra.rotpoly import (
     Poly,
     add,
     ap_plan,

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from eqsat.rules import REGISTRY, SCHEDULES
 
-from eqsat import arith_oracles as ao
-from eqsat.chains import brute_force_length, optimal_chain
+from eqsat.algebra.chains import brute_force_length, optimal_chain
+from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
-from eqsat.mlir import parse_mlir
 from eqsat.pipeline import optimize
 from eqsat.rulespec import RInt, check_sound
+from eqsat.rulespec import arith_oracles as ao
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXPENSIVE_MUL_PLAIN = {"mul_plain": 100}

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from eqsat.backend import run_program
 
+from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Program
-from eqsat.mlir import parse_mlir
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.mlir"))
 SLOW_RUN = {"box_blur_64x64", "hamming_distance_1024"}  # thousands of rotations at N >= 2048
@@ -66,7 +66,7 @@ def test_example_runs_encrypted(path: Path) -> None:
 
 @pytest.mark.parametrize("path", _params(fast=FAST_OPT))
 def test_optimized_example_runs_encrypted(path: Path) -> None:
-    from eqsat.egraph import Limits
+    from eqsat.egraph.loader import Limits
     from eqsat.pipeline import optimize
 
     for prog in _programs(path):

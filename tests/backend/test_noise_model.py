@@ -17,10 +17,10 @@ import pytest
 from eqsat.backend import run_program
 from eqsat.backend.executor import choose_params
 
-from eqsat.egraph import Limits
+from eqsat.egraph.loader import Limits
+from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
-from eqsat.mlir import parse_mlir
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 N = 4096

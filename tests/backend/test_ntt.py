@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from eqsat.backend import ntt
 from eqsat.backend.params import ntt_primes
-from eqsat.backend.ring import Ring
+from eqsat.backend.polyring import Ring
 
 # one set of primes (= 1 mod 2048) serves every n <= 1024, so galois compiles one field only
 PRIMES = tuple(ntt_primes(1024, 30, 2))

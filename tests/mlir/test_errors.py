@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mlir_testutil import BAD, EXAMPLES
 
-import eqsat.mlir.lower as lower
-from eqsat.mlir import MLIRError, parse_mlir
+import eqsat.frontend.mlir.to_ir as lower
+from eqsat.frontend.mlir import MLIRError, parse_mlir
 
 # file -> (line, col, a fragment of the message)
 CASES: dict[str, tuple[int, int, str]] = {

@@ -7,9 +7,9 @@ from collections.abc import Callable
 import pytest
 from mlir_testutil import EXAMPLES
 
+from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import evaluate, random_inputs
 from eqsat.ir import Program
-from eqsat.mlir import parse_mlir
 
 Ref = Callable[[dict[str, list[int]]], list[object]]
 

@@ -8,7 +8,7 @@ import os
 import pytest
 from mlir_testutil import EXAMPLES, GOLDEN, same_meaning
 
-from eqsat.mlir import parse_mlir, print_mlir
+from eqsat.frontend.mlir import parse_mlir, print_mlir
 
 LARGE = {"box_blur_64x64"}  # 2 MB of printed MLIR: round-tripped in the slow run, no golden file
 EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLES.glob("*.mlir"))

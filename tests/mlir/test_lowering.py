@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import eqsat.mlir.lower as lower
+import eqsat.frontend.mlir.to_ir as lower
+from eqsat.frontend.mlir import MLIRError, parse_mlir
 from eqsat.interp import Value, evaluate
 from eqsat.ir import Program, Type, op_counts
-from eqsat.mlir import MLIRError, parse_mlir
 
 
 def one(src: str) -> Program:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from mlir_testutil import same_meaning
 
+from eqsat.frontend.mlir import parse_mlir, print_mlir
 from eqsat.interp import evaluate
 from eqsat.ir import Builder, IRError, Program, Type, op_counts
-from eqsat.mlir import parse_mlir, print_mlir
 
 T44 = Type((4, 4), "i16", False)
 

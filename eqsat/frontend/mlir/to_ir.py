@@ -39,10 +39,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from ..ir import Builder, IRError, Program, Type
-from .dialects import mgmt, noisy, secret, tensor_ext
-from .errors import MLIRError
-from .front import ParsedModule
+from eqsat.frontend.mlir.dialects import mgmt, noisy, secret, tensor_ext
+from eqsat.frontend.mlir.errors import MLIRError
+from eqsat.frontend.mlir.parse import ParsedModule
+from eqsat.ir import Builder, IRError, Program, Type
 
 MAX_UNROLLED_OPS = 2_000_000
 """Upper bound on operations executed while unrolling one function (guards blow-ups)."""

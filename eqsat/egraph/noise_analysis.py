@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING
 
 from egglog import RewriteOrRule, String, f64, function, i64, rule, ruleset, set_
 
-from .extract import EGraphView
-from .noise import FRESH
-from .term import (
+from eqsat.extract.dag import EGraphView
+from eqsat.models.noisy import FRESH
+from eqsat.term import (
     Add,
     AddI,
     Decode,
@@ -64,7 +64,7 @@ from .term import (
 )
 
 if TYPE_CHECKING:
-    from .egraph import Session
+    from eqsat.egraph.loader import Session
 
 __all__ = ["ANALYSIS_FUNCTIONS", "NoiseFacts", "facts", "noise_analysis", "run"]
 
@@ -241,7 +241,7 @@ class NoiseFacts:
 
 def eclass_index(js: Mapping[str, object], view: EGraphView) -> dict[str, int]:
     """Serialized e-class name -> ``view`` class index (rebuilt in ``EGraphView``'s order)."""
-    from .term import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
+    from eqsat.term import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
 
     ops = CONCRETE_OPS | SUMMARY_OPS | INERT_OPS
     raw: dict[str, dict[str, object]] = js["nodes"]  # type: ignore[assignment]

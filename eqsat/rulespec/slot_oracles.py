@@ -6,15 +6,15 @@ answer meaningful), deterministic and memoized.
 In: primitive values (ints, key strings).  Out: key strings or non-negative ints;
 ``""`` means "no result" and rules test for it.  Every function is deterministic and
 memoized, so repeated matches cost a dictionary lookup.  Polynomial keys are those of
-``eqsat.rotpoly``; slot-set keys those of ``eqsat.keys``.
+``eqsat.algebra.rotpoly``; slot-set keys those of ``eqsat.algebra.slot_keys``.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from . import rotpoly
-from .keys import parse_set_key, set_key
+from eqsat.algebra import rotpoly
+from eqsat.algebra.slot_keys import parse_set_key, set_key
 
 MAX_DIRECT_TERMS = 16  # a LinRot/ProdRot with more terms is only realized through factors
 

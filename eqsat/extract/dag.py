@@ -20,10 +20,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .cost import CostTable
-from .ir import Builder, Program, Type
-from .keys import parse_dense_key, parse_set_key
-from .term import CONCRETE_OPS, INERT, SUMMARY_OPS
+from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
+from eqsat.ir import Builder, Program, Type
+from eqsat.models.cost import CostTable
+from eqsat.term import CONCRETE_OPS, INERT, SUMMARY_OPS
 
 Lit = int | float | str
 

@@ -16,10 +16,10 @@ from xdsl.dialects.func import Func
 from xdsl.dialects.scf import Scf
 from xdsl.dialects.tensor import Tensor
 
-from .mgmt import Mgmt
-from .noisy import Noisy
-from .secret import Secret
-from .tensor_ext import TensorExt
+from eqsat.frontend.mlir.dialects.mgmt import Mgmt
+from eqsat.frontend.mlir.dialects.noisy import Noisy
+from eqsat.frontend.mlir.dialects.secret import Secret
+from eqsat.frontend.mlir.dialects.tensor_ext import TensorExt
 
 
 def make_context() -> Context:

@@ -42,11 +42,11 @@ from dataclasses import dataclass, field
 import highspy
 import numpy as np
 
-from . import noise
-from .cost import CostTable
-from .extract import Choice, EGraphView, _emit, _program_elem, greedy_dag, node_cost, to_program
-from .ir import Builder, Program, Type
-from .keys import parse_dense_key, parse_set_key
+from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
+from eqsat.extract.dag import Choice, EGraphView, _emit, _program_elem, greedy_dag, node_cost, to_program
+from eqsat.ir import Builder, Program, Type
+from eqsat.models import noisy as noise
+from eqsat.models.cost import CostTable
 
 CONST_OPS = frozenset({"Num", "NumF", "Dense", "Mask"})
 
@@ -271,7 +271,7 @@ def solve(
     ``bounds`` = (fresh, limit): the value after a reduction (and of a ``fresh``
     candidate) and the largest legal value.  The noisy model is (12, 26); the same
     model with (0, L), ``inc`` 1 per multiplication and ``max`` everywhere places
-    bootstraps under a budget of L levels (``eqsat.placement``).  ``allow_reduce=False``
+    bootstraps under a budget of L levels (``eqsat.mgmt.placement``).  ``allow_reduce=False``
     forbids the reduction (the program must fit as it is).
     """
     start = time.perf_counter()
@@ -594,7 +594,7 @@ def ilp_extract(
     if sol.pick:
         return _choice_of(pb, sol.pick, g), info
     if sol.status == "infeasible":
-        from .extract import ExtractionError
+        from eqsat.extract.dag import ExtractionError
 
         raise ExtractionError("the e-graph holds no finite program for a root")
     info["fallback"] = "warm" if warm is not None else "greedy"
@@ -652,7 +652,7 @@ def build_noisy(g: EGraphView, nc: NoisyChoice, roots: list[int], original: Prog
 
     order = _topo({c: i for c, i in enumerate(nc.choice.node) if i >= 0}, _node_problem(g, nc.choice))
     if order is None:
-        from .extract import ExtractionError
+        from eqsat.extract.dag import ExtractionError
 
         raise ExtractionError("extracted program is cyclic")
     needed = _reachable(g, nc.choice, roots)
@@ -744,7 +744,7 @@ def ilp_extract_levels(
 
     Returns ``(None, info)`` when no program of the e-graph fits (``info["status"] ==
     "infeasible"``) or none was found in time.  ``info["bootstrap"]`` counts the
-    bootstraps of the chosen solution (``eqsat.placement`` re-places them optimally on
+    bootstraps of the chosen solution (``eqsat.mgmt.placement`` re-places them optimally on
     the extracted program).
     """
     pb = level_problem(g, roots, costs, scheme)
@@ -815,6 +815,6 @@ def place_noisy_ilp(prog: Program, *, time_limit: float = 10.0) -> Program:
 
 def insert_reduce(prog: Program, after: set[int]) -> Program:
     """``prog`` with a reduce_noise right after every node in ``after`` (all uses rewired)."""
-    from .placement import insert_after
+    from eqsat.mgmt.placement import insert_after
 
     return insert_after(prog, after, "reduce_noise")

@@ -37,9 +37,10 @@ from pathlib import Path
 
 from egglog import EGraph, Ruleset, back_off, run, unstable_combine_rulesets
 
-from . import rotpoly, term
-from .ir import MGMT_OPS, Program
-from .keys import dense_key, set_key
+from eqsat import term
+from eqsat.algebra import rotpoly
+from eqsat.algebra.slot_keys import dense_key, set_key
+from eqsat.ir import MGMT_OPS, Program
 
 
 class StopReason(StrEnum):

@@ -43,8 +43,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
-from ..ir import IRError, Node, Program, Type
-from .dialects import mgmt, noisy, secret, tensor_ext
+from eqsat.frontend.mlir.dialects import mgmt, noisy, secret, tensor_ext
+from eqsat.ir import IRError, Node, Program, Type
 
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}
 _RETURN = re.compile(r"^(\s*)func\.return\b", re.MULTILINE)

@@ -16,7 +16,7 @@ element at a time:
 Elements are addressed by index *within the chain of c*, so every element of one chain
 is realized from the same chain and the e-graph holds exactly that chain: this is what
 makes extraction count the optimal number of additions.  Chains come from
-``eqsat.chains``: exact (shortest) for ``|c| < EXACT_LIMIT`` (2**12), its heuristic up
+``eqsat.algebra.chains``: exact (shortest) for ``|c| < EXACT_LIMIT`` (2**12), its heuristic up
 to ``HEURISTIC_LIMIT`` and the signed-binary (NAF) chain above; the search time of the
 exact chains grows quickly with ``c``, and egglog may call an oracle for any constant
 in the program, so every function is total, fast above the limits, and memoized.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .chains import Chain, naf_chain, optimal_chain
+from eqsat.algebra.chains import Chain, naf_chain, optimal_chain
 
 HEURISTIC_LIMIT = 1 << 14
 """Below this ``|c|`` we use ``optimal_chain`` (exact below 2**12); above, NAF."""

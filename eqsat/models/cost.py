@@ -14,14 +14,14 @@ Where the numbers come from
 * ``noisy``: the article's model, where ``reduce_noise`` is the expensive op.
 * ``bgv``/``ckks``, in-code ``DEFAULTS``: ratios measured for SEAL at N = 8192 (add
   ~70 us, mul+relinearize ~2.8-16 ms, rotate ~2.4 ms).
-* ``bgv``/``ckks``, calibrated: ``eqsat/cost_tables/{bgv,ckks}.json``, written by
+* ``bgv``/``ckks``, calibrated: ``eqsat/models/cost_tables/{bgv,ckks}.json``, written by
   ``experiments/calibrate_costs.py`` from our own executor's median op latencies at
   N = 8192 (one thread).  Each file holds ``{"scheme", "N", "levels", "unit",
   "costs": {op: relative latency}, "measured_us": {op: microseconds},
   "not_measured": [...]}``; ``bootstrap``/``reduce_noise`` are not measured (the
   executor only simulates bootstrapping) and keep the in-code defaults.
   ``table(scheme, calibrated=True)`` uses it; a missing or malformed file falls back to
-  ``DEFAULTS``.  ``--costs eqsat/cost_tables/bgv.json`` selects it on the command line
+  ``DEFAULTS``.  ``--costs eqsat/models/cost_tables/bgv.json`` selects it on the command line
   (``load_overrides`` accepts a calibration file as well as a flat op -> number object).
 """
 

@@ -23,7 +23,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .ir import Builder, Program, Type
+from eqsat.ir import Builder, Program, Type
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ with explicit ``relinearize`` / ``modswitch`` / ``rescale`` ops, and ``check`` /
   optimize-relinearization problem; the relinearization is shared by all uses.
 * ``bootstrap_points``: when a path needs more levels than ``max_level`` and
   bootstrapping is allowed, the fewest bootstraps by an ILP (the noisy article's
-  placement model with levels for bits: ``eqsat.extract_ilp.solve`` with bounds
+  placement model with levels for bits: ``eqsat.extract.ilp.solve`` with bounds
   (0, max_level)); not allowed -> ``PlacementError`` naming the first value over budget.
 * ``place_modswitch`` (BGV) and ``place_rescale`` (CKKS): levels start at ``max_level``
   (and again after each bootstrap); operands of a multi-operand op are brought to the
@@ -31,8 +31,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from .extract_ilp import _Milp
-from .ir import MGMT_OPS, Builder, Program
+from eqsat.extract.ilp import _Milp
+from eqsat.ir import MGMT_OPS, Builder, Program
 
 # ops whose secret operands must be degree 2 (key switching or lowering through masks)
 NEEDS_LINEAR = frozenset({"rotate", "extract", "insert", "from_elements", "splat", "bootstrap", "decode"})
@@ -190,12 +190,12 @@ def bootstrap_points(
     """Fewest nodes after which to bootstrap so that no path uses more than ``max_level`` levels.
 
     Empty when the program fits.  Otherwise an ILP (HiGHS, the noisy article's placement
-    model with levels for noise: ``eqsat.extract_ilp.solve`` with bounds (0, max_level),
+    model with levels for noise: ``eqsat.extract.ilp.solve`` with bounds (0, max_level),
     +1 per level-consuming multiplication) chooses the bootstraps; a bootstrap resets a
     value to the top of the chain.  Raises ``PlacementError`` naming the first node over
     the budget when bootstrapping is not allowed, or when no placement fits at all.
     """
-    from .extract_ilp import Cand, Problem, solve
+    from eqsat.extract.ilp import Cand, Problem, solve
 
     depth = level_depths(prog, scheme)
     over = [i for i in prog.live() if depth.get(i, 0) > max_level]

@@ -33,7 +33,7 @@ from egglog import Fact, PyObject, Ruleset, String, eq, i64, ne, rule, ruleset, 
 from egglog.builtins import count_matches
 from egglog.declarations import UnboundVarDecl
 
-from . import term
+from eqsat import term
 
 SORTS: dict[str, Any] = {
     "T": term.T,
@@ -361,7 +361,7 @@ class SemLang:
 
     @_lazy_method
     def Dense(key: str, n: int) -> Vec:
-        from .keys import parse_dense_key
+        from eqsat.algebra.slot_keys import parse_dense_key
 
         vals = tuple(parse_dense_key(key))
         if len(vals) != n:
@@ -425,7 +425,7 @@ class SemLang:
 
     @_lazy_method
     def LinRot(v: Vec, key: str, n: int) -> Vec:
-        from . import rotpoly
+        from eqsat.algebra import rotpoly
 
         if len(v) != n:
             raise Undefined("linrot size")
@@ -433,7 +433,7 @@ class SemLang:
 
     @_lazy_method
     def ProdRot(v: Vec, key: str, n: int) -> Vec:
-        from . import rotpoly
+        from eqsat.algebra import rotpoly
 
         n = int(n)
         if len(v) != n:
@@ -448,7 +448,7 @@ class SemLang:
 
     @_lazy_method
     def Gather(v: Vec, k: int, sel: str, n: int) -> Vec:
-        from .keys import parse_set_key
+        from eqsat.algebra.slot_keys import parse_set_key
 
         if len(v) != n or not 0 <= int(k) < n:
             raise Undefined("gather size or offset")
@@ -459,7 +459,7 @@ class SemLang:
 
     @_lazy_method
     def ChainElem(a: Vec, c: int, i: int, n: int) -> Vec:
-        from .arith_oracles import elem_value
+        from eqsat.rulespec.arith_oracles import elem_value
 
         if len(a) != n:
             raise Undefined("chain size")
@@ -468,7 +468,7 @@ class SemLang:
 
     @_lazy_method
     def Mask(sel: str, n: int) -> Vec:
-        from .keys import parse_set_key
+        from eqsat.algebra.slot_keys import parse_set_key
 
         chosen = set(parse_set_key(sel))
         if n < 1 or any(not 0 <= p < n for p in chosen):
@@ -510,10 +510,10 @@ Samplers = dict[str, Callable[[random.Random, int], Any]]
 
 
 def _default_samplers() -> Samplers:
-    from .keys import dense_key, set_key
+    from eqsat.algebra.slot_keys import dense_key, set_key
 
     def poly(rng: random.Random, n: int) -> str:
-        from . import rotpoly
+        from eqsat.algebra import rotpoly
 
         p = {rng.randrange(n): rng.choice([1, 1, 1, -1, 2, 3]) for _ in range(rng.randint(1, min(n, 6)))}
         if rng.random() < 0.3:  # arithmetic progressions exercise the compressed keys

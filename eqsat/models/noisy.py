@@ -18,7 +18,7 @@ The model
 Plaintext operands are folded to their exact values when they are computed from
 constants (``plain_magnitudes``); a plaintext that depends on an unknown value (a
 plaintext argument, a ``decode``) is bounded by its element width (``i5`` -> 2^5).
-The exact ILP placements (``eqsat.extract_ilp``) use the same numbers, so everything
+The exact ILP placements (``eqsat.extract.ilp``) use the same numbers, so everything
 they return passes ``check``.
 """
 
@@ -28,7 +28,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from .ir import Builder, Program, Type
+from eqsat.ir import Builder, Program, Type
 
 FRESH = 12
 LIMIT = 26

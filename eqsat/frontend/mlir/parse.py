@@ -18,8 +18,8 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
-from .dialects import make_context
-from .errors import MLIRError, line_col
+from eqsat.frontend.mlir.dialects import make_context
+from eqsat.frontend.mlir.errors import MLIRError, line_col
 
 _RESULTS = re.compile(r"(?:%[\w$.\-]+(?::\d+)?\s*,\s*)*%[\w$.\-]+(?::\d+)?\s*=\s*")
 _COMMENT = re.compile(r"//[^\n]*")

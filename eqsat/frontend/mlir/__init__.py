@@ -34,11 +34,11 @@ Printing writes each program in its ``style``: ``plain`` (``func.func`` over
 
 from __future__ import annotations
 
-from ..ir import Program
-from .errors import MLIRError
-from .front import parse_module
-from .lower import lower_module
-from .printer import print_mlir
+from eqsat.frontend.mlir.errors import MLIRError
+from eqsat.frontend.mlir.parse import parse_module
+from eqsat.frontend.mlir.printer import print_mlir
+from eqsat.frontend.mlir.to_ir import lower_module
+from eqsat.ir import Program
 
 __all__ = ["MLIRError", "parse_mlir", "print_mlir"]
 
