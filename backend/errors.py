@@ -7,6 +7,8 @@ parameters below 128-bit security without the ``insecure`` flag.
 
 from __future__ import annotations
 
+from eqsat.errors import UserError
 
-class BackendError(ValueError):
+
+class BackendError(UserError, ValueError):
     """An encrypted run that cannot (or must not) go ahead; the message is one line."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eqsat.egraph.loader import Limits, StopReason
+from eqsat.egraph.session import Limits, StopReason
 from eqsat.frontend.trace import program, rotate, secret_scalar, secret_vector, trace, vector
 from eqsat.ir import Program
 

@@ -13,38 +13,30 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from eqsat.egraph.loader import Limits
+from eqsat.egraph.session import Limits
+from eqsat.errors import REPORT_HINT, EqsatError, UserError
 from eqsat.ir import Program
 from eqsat.models.cost import SCHEMES, CostError, load_overrides, table
 
 
-class UsageError(Exception):
-    """Bad input that is not MLIR: a missing file, bad JSON, unknown names."""
-
-
 def _read_program(path: str, func: str | None) -> Program:
-    from eqsat.frontend.mlir import MLIRError, parse_mlir
+    from eqsat.frontend.mlir import parse_mlir
 
     p = Path(path)
     try:
         data = p.read_bytes()
     except OSError as e:
-        raise UsageError(f"{path}:1:1: error: cannot read file: {e.strerror}") from None
-    try:
-        progs = parse_mlir(data, path)
-    except MLIRError as e:
-        raise UsageError(str(e)) from None
+        raise UserError(f"cannot read file: {e.strerror}", path=path) from None
+    progs = parse_mlir(data, path)  # MLIRError is a located UserError
     if func is not None:
         chosen = [q for q in progs if q.name == func]
         if not chosen:
             names = ", ".join(q.name for q in progs)
-            raise UsageError(f"{path}:1:1: error: no function '{func}' (the file defines: {names})")
+            raise UserError(f"no function '{func}' (the file defines: {names})", path=path)
         return chosen[0]
     if len(progs) != 1:
         names = ", ".join(q.name for q in progs)
-        raise UsageError(
-            f"{path}:1:1: error: the file defines {len(progs)} functions ({names}); choose one with --func"
-        )
+        raise UserError(f"the file defines {len(progs)} functions ({names}); choose one with --func", path=path)
     return progs[0]
 
 
@@ -61,34 +53,26 @@ def _costs(args: argparse.Namespace) -> dict[str, object] | None:
     """The ``--costs`` overrides, read and validated against the scheme (errors name the file)."""
     if not args.costs:
         return None
-    try:
-        overrides = load_overrides(args.costs)  # its errors are already located
-    except CostError as e:
-        raise UsageError(str(e)) from None
+    overrides = load_overrides(args.costs)  # its errors are located in the file
     try:
         table(args.scheme, overrides)
     except CostError as e:
-        raise UsageError(f"{args.costs}:1:1: error: {e}") from None
+        raise CostError(e.message, path=args.costs) from None
     return overrides
 
 
 def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from eqsat.pipeline import InfeasibleError, optimize
+    from eqsat.pipeline import optimize
 
     prog = _read_program(args.input, args.func)
-    try:
-        return optimize(
-            prog,
-            scheme=args.scheme,
-            costs=_costs(args),
-            rules=args.rules,
-            limits=_limits(args),
-            extraction=args.extraction,
-        )
-    except (CostError, KeyError) as e:
-        raise UsageError(f"{args.input}:1:1: error: {e.args[0] if e.args else e}") from None
-    except InfeasibleError as e:
-        raise UsageError(f"{args.input}:1:1: error: infeasible: {e}") from None
+    return optimize(
+        prog,
+        scheme=args.scheme,
+        costs=_costs(args),
+        rules=args.rules,
+        limits=_limits(args),
+        extraction=args.extraction,
+    )
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
@@ -137,23 +121,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             inputs = json.loads(Path(args.inputs).read_text())
         except OSError as e:
-            raise UsageError(f"{args.inputs}:1:1: error: cannot read inputs: {e.strerror}") from None
+            raise UserError(f"cannot read inputs: {e.strerror}", path=args.inputs) from None
         except json.JSONDecodeError as e:
-            raise UsageError(f"{args.inputs}:{e.lineno}:{e.colno}: error: bad JSON: {e.msg}") from None
+            raise UserError(f"bad JSON: {e.msg}", path=args.inputs, line=e.lineno, col=e.colno) from None
         if not isinstance(inputs, dict):
-            raise UsageError(f"{args.inputs}:1:1: error: inputs must be a JSON object of argument name -> value")
+            raise UserError("inputs must be a JSON object of argument name -> value", path=args.inputs)
     else:
         from eqsat.interp import random_inputs
 
         inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
-    from eqsat.backend.errors import BackendError
     from eqsat.backend.executor import run_program
-    from eqsat.interp import InputError
 
-    try:
-        out = run_program(prog, inputs, args.scheme, insecure=args.insecure)
-    except (BackendError, InputError) as e:
-        raise UsageError(f"{args.input}:1:1: error: {e}") from None
+    out = run_program(prog, inputs, args.scheme, insecure=args.insecure)  # BackendError, InputError: UserError
     if args.json:
         print(json.dumps(out))
     else:
@@ -204,16 +183,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.fn(args))
-    except UsageError as e:
-        print(str(e).splitlines()[0] if str(e) else "error", file=sys.stderr)
+    except UserError as e:
+        where = getattr(args, "input", None) or "<input>"
+        print(e.located(where).splitlines()[0], file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head
         return 0
     except KeyboardInterrupt:
         print("eqsat: interrupted", file=sys.stderr)
         return 130
-    except Exception as e:  # never a traceback: one line, exit 1 (an internal error)
+    except EqsatError as e:  # an InternalError or an unlocated eqsat error: one line, exit 1
         print(f"eqsat: internal error: {type(e).__name__}: {e}".splitlines()[0], file=sys.stderr)
+        return 1
+    except Exception as e:  # never a traceback: one line naming it a bug, exit 1
+        print(f"eqsat: internal error: {type(e).__name__}: {e} ({REPORT_HINT})".splitlines()[0], file=sys.stderr)
         return 1
 
 

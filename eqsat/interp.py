@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from eqsat.errors import UserError
 from eqsat.ir import Program, Type
 
 Value = int | float | list[int | float]
@@ -27,7 +28,7 @@ _Array = npt.NDArray[Any]
 _Val = int | float | _Array  # inside ``evaluate``: a tensor is a numpy array
 
 
-class InputError(ValueError):
+class InputError(UserError, ValueError):
     """Inputs that do not fit the program's arguments."""
 
 

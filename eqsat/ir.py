@@ -51,6 +51,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from eqsat.errors import EqsatError
+
 Scalar = int | float
 ConstValue = int | float | tuple[int | float, ...]
 
@@ -64,7 +66,7 @@ ALL_OPS = (
 )
 
 
-class IRError(ValueError):
+class IRError(EqsatError, ValueError):
     """A program that is not well formed (wrong arity, shape or type)."""
 
 

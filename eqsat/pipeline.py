@@ -16,15 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from eqsat.egraph import noise_analysis
-from eqsat.egraph.loader import Limits, RunReport, Session
-from eqsat.extract.dag import EGraphView, greedy_dag, refine, to_program
+from eqsat.egraph.session import Limits, RunReport, Session
+from eqsat.egraph.view import EGraphView
+from eqsat.errors import InfeasibleError, InternalError
+from eqsat.extract.dag import greedy_dag, refine, to_program
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program, multiplicative_depth, op_counts
 from eqsat.models import noisy as noise
 from eqsat.models.cost import CostTable, table
 
 
-class OptimizeError(RuntimeError):
+class OptimizeError(InternalError):
     """The optimizer produced a program that failed its own checks (a bug: reported, never returned)."""
 
 
@@ -44,7 +46,7 @@ class OptimizeResult:
 
 def summarize(prog: Program, costs: CostTable, scheme: str, managed: bool = False) -> dict[str, object]:
     """Op counts, depth, cost and noise verdict of ``prog`` (``managed``: ``prog`` is the
-    output of ``placement.manage``, checked as it is)."""
+    output of ``mgmt.manage``, checked as it is)."""
     ops = op_counts(prog)
     return {
         "ops": ops,
@@ -58,15 +60,15 @@ def noise_summary(prog: Program, scheme: str, managed: bool = False) -> dict[str
     """The noise model's verdict at the outputs: the article's model for ``noisy``; for
     BGV/CKKS the level/degree checker over the program's management ops (an unmanaged
     program is checked after the placement it would need, unless ``managed`` says that
-    ``prog`` came from ``placement.manage`` -- a program that needs no management op)."""
+    ``prog`` came from ``mgmt.manage`` -- a program that needs no management op)."""
     if scheme == "noisy":
         return noise.analyze(prog).to_json()
-    from eqsat.mgmt import placement
+    from eqsat import mgmt
 
-    base = placement.strip_mgmt(prog)
-    levels = placement.levels_needed(base, scheme)
-    managed_prog = prog if managed or _has_mgmt(prog) else placement.manage(base, scheme, levels)
-    rep = placement.check(managed_prog, scheme, levels).to_json()
+    base = mgmt.strip_mgmt(prog)
+    levels = mgmt.levels_needed(base, scheme)
+    managed_prog = prog if managed or _has_mgmt(prog) else mgmt.manage(base, scheme, levels)
+    rep = mgmt.check(managed_prog, scheme, levels).to_json()
     rep["levels_needed"] = levels
     return rep
 
@@ -113,8 +115,10 @@ def optimize(
     saturation on e-graphs of at most ``ANALYSIS_AUTO_NODES`` entries, for the noisy
     scheme, or when ``max_level`` is given; its root facts go to ``report["analysis"]``.
     """
-    from eqsat.extract.ilp import extract_noisy, ilp_extract, ilp_extract_levels, solve_placement
-    from eqsat.mgmt import placement
+    from eqsat import mgmt
+    from eqsat.extract.ilp import ilp_extract
+    from eqsat.extract.levels import ilp_extract_levels
+    from eqsat.mgmt.reduce_noise import extract_noisy, solve_placement
     from eqsat.rules import resolve
 
     if extraction not in ("auto", "greedy", "ilp"):
@@ -137,7 +141,7 @@ def optimize(
         floors = dict(noise_analysis.facts(js, view).roots(roots))
         floors["time_s"] = round(time.perf_counter() - t_analysis, 4)
         _check_level_floor(floors, scheme, max_level, bootstrap)
-    source = placement.strip_mgmt(prog)
+    source = mgmt.strip_mgmt(prog)
     use_ilp = extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES)
     info: dict[str, object] = {}
     try:
@@ -167,26 +171,26 @@ def optimize(
             if max_level is None:
                 if cost_table.total(op_counts(extracted)) > cost_table.total(op_counts(source)):
                     extracted = source  # never return something costlier than what came in
-                after_prog = placement.manage(extracted, scheme, max_level, bootstrap=bootstrap)
+                after_prog = mgmt.manage(extracted, scheme, max_level, bootstrap=bootstrap)
             else:  # under a budget compare with management (levels, bootstraps) paid
-                after_prog = placement.manage(extracted, scheme, max_level, bootstrap=bootstrap)
+                after_prog = mgmt.manage(extracted, scheme, max_level, bootstrap=bootstrap)
                 try:
-                    managed_source = placement.manage(source, scheme, max_level, bootstrap=bootstrap)
-                except placement.PlacementError:
+                    managed_source = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap)
+                except mgmt.PlacementError:
                     managed_source = None
                 if managed_source is not None and (
                     cost_table.total(op_counts(managed_source)) < cost_table.total(op_counts(after_prog))
                 ):
                     after_prog = managed_source
-    except (noise.NoiseError, placement.PlacementError) as e:
+    except (noise.NoiseError, mgmt.PlacementError) as e:
         raise InfeasibleError(str(e)) from None
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
     before_prog, before_managed = prog, False
     if scheme != "noisy" and not _has_mgmt(prog):
         try:
-            before_prog, before_managed = placement.manage(source, scheme, max_level, bootstrap=bootstrap), True
-        except placement.PlacementError:
+            before_prog, before_managed = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap), True
+        except mgmt.PlacementError:
             before_prog = prog
     before = summarize(before_prog, cost_table, scheme, managed=before_managed)
     after = summarize(after_prog, cost_table, scheme, managed=scheme != "noisy")
@@ -227,6 +231,3 @@ def _check_level_floor(
                 f"result {k} needs at least {d} levels in every equivalent program the e-graph holds, "
                 f"more than the {max_level} of the modulus chain (allow bootstrapping or a longer chain)")
 
-
-class InfeasibleError(RuntimeError):
-    """No management placement keeps the program within its noise budget."""

@@ -5,7 +5,7 @@ default,all``).  Out: ``arith_scale.csv`` (ops, schedule, wall s, saturation s, 
 nodes, iterations, stop reason, cost before/after, peak RSS MB) and ``arith_scale.png``
 under ``--out`` (default ``experiments/out``), and one printed line per run.
 
-The programs are ``random_program`` of ``tests/test_rules_arith.py`` (adds, subs,
+The programs are ``eqsat.testing.programs.random_program`` with the ``ARITH`` shape (adds, subs,
 ciphertext products, products by constants 2, 3, 5, 9, -7, 255, 1000 and small added
 constants, each op reading one of the 30 latest values).  Each run is
 ``eqsat.pipeline.optimize`` under its default limits, in a fresh child process (so the
@@ -33,12 +33,10 @@ FIELDS = ["ops", "schedule", "wall_s", "saturation_s", "nodes", "iterations", "s
 
 def run_one(ops: int, schedule: str) -> dict[str, object]:
     """Optimize ``random_program(ops)`` under ``schedule`` in this process; the CSV row."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_rules_arith import random_program
-
     from eqsat.pipeline import optimize
+    from eqsat.testing.programs import ARITH, random_program
 
-    prog = random_program(ops)
+    prog = random_program(0, ops, ARITH)
     t = time.perf_counter()
     res = optimize(prog, "bgv", rules=schedule)
     wall = time.perf_counter() - t

@@ -27,8 +27,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from eqsat.rules import resolve
 
-from eqsat.egraph.loader import Limits, Session
-from eqsat.extract.dag import EGraphView, dag_cost, greedy_dag
+from eqsat.egraph.session import Limits, Session
+from eqsat.egraph.view import EGraphView
+from eqsat.extract.dag import dag_cost, greedy_dag
 from eqsat.extract.ilp import ilp_extract
 from eqsat.ir import Builder, Program, Type
 from eqsat.models.cost import table

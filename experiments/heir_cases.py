@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from eqsat.egraph.loader import Limits
+from eqsat.egraph.session import Limits
 from eqsat.frontend.mlir import MLIRError, parse_mlir
 from eqsat.pipeline import optimize
 

@@ -23,12 +23,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from eqsat.rules import resolve
 
-from eqsat.egraph.loader import Limits, Session
-from eqsat.extract.dag import EGraphView
-from eqsat.extract.ilp import extract_noisy, solve_placement
+from eqsat.egraph.session import Limits, Session
+from eqsat.egraph.view import EGraphView
 from eqsat.ir import op_counts
+from eqsat.mgmt.reduce_noise import count_reduce, extract_noisy, place_greedy, solve_placement
 from eqsat.models import noisy as noise
 from eqsat.models.cost import table
+from eqsat.testing.programs import random_noisy_program
 
 FIELDS = [
     "n_ops", "seed", "live_nodes", "egraph_nodes", "greedy", "ilp_placement", "joint", "joint_cost",
@@ -38,9 +39,9 @@ FIELDS = [
 
 def run_one(n_ops: int, seed: int, time_limit: float) -> dict[str, object]:
     costs = table("noisy")
-    prog = noise.random_program(n_ops, seed)
+    prog = random_noisy_program(n_ops, seed)
     t0 = time.perf_counter()
-    greedy = noise.place_greedy(prog)
+    greedy = place_greedy(prog)
     t1 = time.perf_counter()
     placed, pinfo = solve_placement(prog, time_limit=time_limit)
     t2 = time.perf_counter()
@@ -53,8 +54,8 @@ def run_one(n_ops: int, seed: int, time_limit: float) -> dict[str, object]:
     legal = all(noise.analyze(p).legal for p in (greedy, placed, both))
     return {
         "n_ops": n_ops, "seed": seed, "live_nodes": len(prog.live()), "egraph_nodes": len(g.nodes),
-        "greedy": noise.count_reduce(greedy), "ilp_placement": noise.count_reduce(placed),
-        "joint": noise.count_reduce(both), "joint_cost": costs.total(op_counts(both)),
+        "greedy": count_reduce(greedy), "ilp_placement": count_reduce(placed),
+        "joint": count_reduce(both), "joint_cost": costs.total(op_counts(both)),
         "placement_cost": costs.total(op_counts(placed)), "ilp_status": pinfo["status"],
         "joint_status": jinfo["status"], "greedy_s": round(t1 - t0, 4), "ilp_s": round(t2 - t1, 4),
         "saturate_s": round(t3 - t2, 4), "joint_s": round(t4 - t3, 4), "all_legal": legal,

@@ -24,7 +24,7 @@ from egglog import run
 from eqsat.rules import resolve
 
 from eqsat import term
-from eqsat.egraph.loader import ANALYSIS_PREFIX, Session
+from eqsat.egraph.session import ANALYSIS_PREFIX, Session
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.ir import Program
 
@@ -41,9 +41,9 @@ def kernel(spec: str) -> Program:
     if kind == "blur":
         return box_blur_program(n)
     if kind == "random":
-        from test_rules_arith import random_program
+        from eqsat.testing.programs import ARITH, random_program
 
-        return random_program(n)
+        return random_program(0, n, ARITH)
     raise SystemExit(f"unknown kernel {spec!r} (sum:N, blur:W, random:N)")
 
 

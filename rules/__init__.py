@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from eqsat.rules import depth, factor, fold_real, mul_to_add, ring, slots
 
+from eqsat.errors import UserError
 from eqsat.rulespec import RuleFamily
 
 REGISTRY: dict[str, RuleFamily] = {f.name: f for f in (
@@ -35,6 +36,9 @@ def resolve(names: str | list[str] | tuple[str, ...] | None) -> list[RuleFamily]
     out = []
     for nm in names:
         if nm not in REGISTRY:
-            raise KeyError(f"unknown rule family '{nm}' (known: {', '.join(sorted(REGISTRY))})")
+            raise UserError(
+                f"unknown rule family or schedule '{nm}' (families: {', '.join(sorted(REGISTRY))}; "
+                f"schedules: {', '.join(sorted(SCHEDULES))})"
+            )
         out.append(REGISTRY[nm])
     return out

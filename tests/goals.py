@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eqsat.egraph.loader import Limits
+from eqsat.egraph.session import Limits
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
 from eqsat.pipeline import OptimizeResult, optimize

@@ -70,7 +70,7 @@ def test_bad_input_is_one_located_line_exit_2(capsys, bad: str) -> None:  # type
 
 def test_missing_file_and_bad_costs(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     code, _, err = run_cli(capsys, "explain", str(EX / "sum_8.mlir"), "--rules", "nope")
-    assert code == 2 and "unknown rule family 'nope'" in err
+    assert code == 2 and "unknown rule family or schedule 'nope'" in err and "schedules: all, arith" in err
     code, _, err = run_cli(capsys, "optimize", str(tmp_path / "nope.mlir"))
     assert code == 2 and ":1:1:" in err
     costs = tmp_path / "c.json"

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from eqsat.backend import run_program
 
-from eqsat.egraph.loader import Limits
+from eqsat.egraph.session import Limits
 from eqsat.frontend.mlir import MLIRError, parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from goals import assert_optimizes
 
-from eqsat.egraph.loader import Limits
+from eqsat.egraph.session import Limits
 from eqsat.ir import Builder, Type
 
 

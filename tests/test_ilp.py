@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import importlib.util
-import random
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from eqsat.rules import resolve
 
-from eqsat.egraph.loader import Limits, Session
-from eqsat.extract.dag import EGraphView, dag_cost, greedy_dag, to_program
+from eqsat.egraph.session import Limits, Session
+from eqsat.egraph.view import EGraphView
+from eqsat.extract.dag import dag_cost, greedy_dag, to_program
 from eqsat.extract.ilp import class_secrecy, ilp_extract
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
 from eqsat.models.cost import table
+from eqsat.testing import programs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,26 +96,15 @@ def test_secrecy_per_class() -> None:
     assert by_op == {"In": True, "Num": False, "Add": False, "Encode": True, "Mul": True}
 
 
-def random_program(n_ops: int, seed: int) -> Program:
-    rng = random.Random(seed)
-    t = Type((4,), "i16", True)
-    b = Builder(f"r{seed}")
-    vals = [b.arg(f"x{i}", t) for i in range(3)]
-    for _ in range(n_ops):
-        a, c = rng.choice(vals), rng.choice(vals)
-        r = rng.random()
-        if r < 0.15:
-            vals.append(b.rotate(a, rng.randrange(1, 4)))
-        elif r < 0.3:
-            vals.append(b.mul(a, b.const(rng.choice([0, 1, 2, 3]), t.with_secret(False))))
-        else:
-            vals.append(b.binary(rng.choice(["add", "sub", "mul"]), a, c))
-    return b.finish([vals[-1], vals[-2]])
+ILP_SHAPE = programs.Shape(
+    slots=4, elem="i16", inputs=3, results=2, consts=(0, 1, 2, 3),
+    ops={"rotate": 0.15, "mul_const": 0.15, "add": 0.7 / 3, "sub": 0.7 / 3, "mul": 0.7 / 3},
+)
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_ilp_never_worse_than_greedy_and_sound(seed: int) -> None:
-    prog = random_program(12, seed)
+    prog = programs.random_program(seed, 12, ILP_SHAPE)
     s = Session(prog)
     s.saturate([f.ruleset for f in resolve(None)], Limits(iterations=6, time_s=10.0))
     g = EGraphView(s.serialize())
@@ -163,7 +153,7 @@ def arg_program(names: str) -> Program:
 
 @pytest.mark.parametrize("scheme", ["bgv", "ckks"])
 def test_level_budget_picks_the_shallow_program(scheme: str) -> None:
-    from eqsat.extract.ilp import ilp_extract_levels
+    from eqsat.extract.levels import ilp_extract_levels
     from eqsat.ir import multiplicative_depth
 
     g = deep_or_shallow()

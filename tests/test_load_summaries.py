@@ -16,8 +16,10 @@ import random
 import pytest
 from eqsat.backend import run_program
 
-from eqsat.egraph.loader import SUMMARY_CHAIN_SLOTS, Loader, Session
-from eqsat.extract.dag import EGraphView
+from eqsat.egraph.loader import Loader
+from eqsat.egraph.session import Session
+from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
+from eqsat.egraph.view import EGraphView
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize

@@ -9,14 +9,15 @@ from types import ModuleType
 import pytest
 from eqsat.rules import resolve
 
-from eqsat.egraph.loader import Limits, Session
-from eqsat.extract.dag import EGraphView
-from eqsat.extract.ilp import extract_noisy, place_noisy_ilp, solve_placement
+from eqsat.egraph.session import Limits, Session
+from eqsat.egraph.view import EGraphView
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type, op_counts
+from eqsat.mgmt.reduce_noise import count_reduce, extract_noisy, place_greedy, place_noisy_ilp, solve_placement
 from eqsat.models import noisy as noise
 from eqsat.models.cost import table
+from eqsat.testing.programs import random_noisy_program
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 I5 = Type((), "i5", False)
@@ -75,7 +76,7 @@ def test_article_squarings_exactly_three() -> None:
         noise.check(prog)
     out, info = solve_placement(prog)
     assert info["status"] == "optimal"
-    assert noise.count_reduce(out) == 3
+    assert count_reduce(out) == 3
     assert noise.analyze(out).legal
     # every multiplication but the last is followed by reduce_noise
     muls = [i for i in out.live() if out.nodes[i].op == "mul"]
@@ -92,7 +93,7 @@ def test_article_branching_exactly_one_after_mul() -> None:
     assert out.nodes[out.nodes[reds[0]].args[0]].op == "mul"
     assert noise.analyze(out).legal
     # the greedy baseline pays one per branch
-    assert noise.count_reduce(noise.place_greedy(prog)) == 2
+    assert count_reduce(place_greedy(prog)) == 2
     assert same_values(prog, out)
 
 
@@ -101,7 +102,7 @@ def test_joint_extraction_on_article_examples(name: str, at_most: int) -> None:
     prog = load(name)
     out, info = joint(prog)
     assert info["status"] == "optimal"
-    assert noise.count_reduce(out) <= at_most
+    assert count_reduce(out) <= at_most
     assert noise.analyze(out).legal
     assert same_values(prog, out)
 
@@ -114,12 +115,12 @@ def test_infeasible_program_says_so() -> None:
     with pytest.raises(noise.NoiseError):
         place_noisy_ilp(prog)
     with pytest.raises(noise.NoiseError):
-        noise.place_greedy(prog)
+        place_greedy(prog)
 
 
 def _compare(n_ops: int, seed: int) -> None:
-    prog = noise.random_program(n_ops, seed)
-    greedy = noise.place_greedy(prog)
+    prog = random_noisy_program(n_ops, seed)
+    greedy = place_greedy(prog)
     ilp, info = solve_placement(prog, time_limit=30.0)
     assert info["status"] == "optimal"
     both, jinfo = joint(prog, time_limit=30.0)
@@ -127,11 +128,11 @@ def _compare(n_ops: int, seed: int) -> None:
         assert noise.analyze(p).legal
         assert same_values(prog, p)
     costs = table("noisy")
-    assert noise.count_reduce(ilp) <= noise.count_reduce(greedy)
+    assert count_reduce(ilp) <= count_reduce(greedy)
     if jinfo["status"] == "optimal":
         # the original program is in the e-graph: the joint optimum is never costlier
         assert costs.total(op_counts(both)) <= costs.total(op_counts(ilp)) + 1e-9
-        assert noise.count_reduce(both) <= noise.count_reduce(ilp)
+        assert count_reduce(both) <= count_reduce(ilp)
 
 
 @pytest.mark.parametrize("n_ops,seed", [(50, 0), (50, 1), (80, 2)])
@@ -146,9 +147,9 @@ def test_random_programs_large(n_ops: int, seed: int) -> None:
 
 
 def test_random_program_is_seeded() -> None:
-    a, b = noise.random_program(60, 7), noise.random_program(60, 7)
+    a, b = random_noisy_program(60, 7), random_noisy_program(60, 7)
     assert a.nodes == b.nodes and a.results == b.results
-    assert noise.random_program(60, 8).nodes != a.nodes
+    assert random_noisy_program(60, 8).nodes != a.nodes
     assert not noise.analyze(a).legal  # it needs placement at all
 
 

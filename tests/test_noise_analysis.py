@@ -6,14 +6,16 @@ import pytest
 from eqsat.rules import resolve
 
 from eqsat.egraph import noise_analysis
-from eqsat.egraph.loader import Limits, Session
-from eqsat.extract.dag import EGraphView, greedy_dag, to_program
-from eqsat.extract.ilp import extract_noisy
+from eqsat.egraph.session import Limits, Session
+from eqsat.egraph.view import EGraphView
+from eqsat.extract.dag import greedy_dag, to_program
 from eqsat.ir import Builder, Program, Type, multiplicative_depth
-from eqsat.mgmt.placement import level_depths, strip_mgmt
+from eqsat.mgmt import level_depths, strip_mgmt
+from eqsat.mgmt.reduce_noise import extract_noisy
 from eqsat.models import noisy as noise
 from eqsat.models.cost import table
 from eqsat.pipeline import InfeasibleError, optimize
+from eqsat.testing.programs import random_noisy_program
 
 I5 = Type((), "i5", False)
 CT = Type((8,), "i16", True)
@@ -41,7 +43,7 @@ def value_classes(s: Session, g: EGraphView) -> dict[int, int]:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_equals_checker_without_rewrites(seed: int) -> None:
-    sinks = noise.random_program(60, seed, decode=False)
+    sinks = random_noisy_program(60, seed, decode=False)
     # every secret value a result: the loader adds no balanced forms, each class holds one program
     secret = [i for i in sinks.live() if sinks.nodes[i].type.secret]
     prog = Program(sinks.name, sinks.args, sinks.nodes, secret)
@@ -56,7 +58,7 @@ def test_equals_checker_without_rewrites(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_canonical_forms_only_lower_the_floor(seed: int) -> None:
-    prog = noise.random_program(60, seed, decode=False)
+    prog = random_noisy_program(60, seed, decode=False)
     s, g, f = analysed(prog)
     bits = noise.analyze(prog).bits
     depth = level_depths(prog, "bgv")
@@ -91,7 +93,7 @@ def single_program_classes(g: EGraphView) -> list[bool]:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_lower_bound_of_extracted_programs(seed: int) -> None:
-    prog = noise.random_program(40, seed, decode=False)
+    prog = random_noisy_program(40, seed, decode=False)
     s, g, f = analysed(prog, rules="ring")
     roots = [g.root(k) for k in s.roots]
     assert len(g.nodes) > len(prog.live())  # rewrites fired

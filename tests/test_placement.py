@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from eqsat import mgmt as P
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
-from eqsat.mgmt import placement as P
 
 CT = Type((8,), "i16", True)
 

@@ -21,6 +21,7 @@ from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize
 from eqsat.rulespec import RInt, check_sound
 from eqsat.rulespec import arith_oracles as ao
+from eqsat.testing import programs
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXPENSIVE_MUL_PLAIN = {"mul_plain": 100}
@@ -272,23 +273,8 @@ def test_real_identities() -> None:
 
 # -- runaway ---------------------------------------------------------------------------
 def random_program(nops: int, seed: int = 0) -> Program:
-    rng = random.Random(seed)
-    b = Builder("big")
-    vals = [b.arg(f"x{i}", I32) for i in range(8)]
-    used: set[int] = set()
-    for _ in range(nops):
-        op = rng.choice(["add", "sub", "mul", "mulc", "addc"])
-        a, c = rng.choice(vals[-30:]), rng.choice(vals[-30:])
-        if op == "mulc":
-            v = b.mul(a, b.const(rng.choice([2, 3, 5, 9, -7, 255, 1000]), P32))
-        elif op == "addc":
-            v = b.add(a, b.const(rng.randint(-5, 5), P32))
-        else:
-            v = b.binary(op, a, c)
-            used.add(c)
-        used.add(a)
-        vals.append(v)
-    return b.finish([v for v in vals[8:] if v not in used])
+    """Scalar i32 arithmetic over 8 inputs: the shared generator's arithmetic shape."""
+    return programs.random_program(seed, nops, programs.ARITH, name="big")
 
 
 def test_all_schedule_on_random_program_stops() -> None:

@@ -4,6 +4,6 @@ In: an IR ``Program`` and a schedule of rulesets. Out: a ``Session`` (the egglog
 its result markers, a ``RunReport`` with a typed ``StopReason``) and its serialized view.
 """
 
-from eqsat.egraph.loader import Limits, RunReport, Session, StopReason
+from eqsat.egraph.session import Limits, RunReport, Session, StopReason
 
 __all__ = ["Limits", "RunReport", "Session", "StopReason"]

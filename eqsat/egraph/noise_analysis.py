@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from egglog import RewriteOrRule, String, f64, function, i64, rule, ruleset, set_
 
-from eqsat.extract.dag import EGraphView
+from eqsat.egraph.view import EGraphView
 from eqsat.models.noisy import FRESH
 from eqsat.term import (
     Add,
@@ -64,7 +64,7 @@ from eqsat.term import (
 )
 
 if TYPE_CHECKING:
-    from eqsat.egraph.loader import Session
+    from eqsat.egraph.session import Session
 
 __all__ = ["ANALYSIS_FUNCTIONS", "NoiseFacts", "facts", "noise_analysis", "run"]
 

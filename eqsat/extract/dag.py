@@ -17,75 +17,17 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
+from eqsat.egraph.view import EGraphView, ENode
+from eqsat.errors import InternalError
 from eqsat.ir import Builder, Program, Type
 from eqsat.models.cost import CostTable
-from eqsat.term import CONCRETE_OPS, INERT, SUMMARY_OPS
-
-Lit = int | float | str
 
 
-@dataclass(frozen=True, slots=True)
-class ENode:
-    op: str
-    cls: int
-    children: tuple[int, ...]  # class indices of T-typed arguments, in order
-    lits: tuple[Lit, ...]  # literal arguments, in order
-    extractable: bool
-
-
-class ExtractionError(RuntimeError):
+class ExtractionError(InternalError):
     """The e-graph holds no finite program for a root (should never happen)."""
-
-
-class EGraphView:
-    """Integer-indexed classes and nodes of a serialized e-graph."""
-
-    def __init__(self, js: Mapping[str, object]) -> None:
-        raw_nodes: dict[str, dict[str, object]] = js["nodes"]  # type: ignore[assignment]
-        class_ids: dict[str, int] = {}
-        self.nodes: list[ENode] = []
-        self.class_nodes: list[list[int]] = []
-        self.roots: dict[int, int] = {}
-        for node in raw_nodes.values():
-            op = str(node["op"])
-            op = INERT.get(op, op)  # inert twins are their originals to extraction
-            if op == "Root":
-                k = int(str(raw_nodes[node["children"][0]]["op"]))  # type: ignore[index]
-                self.roots[k] = class_ids.setdefault(str(node["eclass"]), len(class_ids))
-                continue
-            if op not in CONCRETE_OPS and op not in SUMMARY_OPS:
-                continue
-            cls = class_ids.setdefault(str(node["eclass"]), len(class_ids))
-            children: list[int] = []
-            lits: list[Lit] = []
-            for ch in node["children"]:  # type: ignore[attr-defined]
-                chn = raw_nodes[ch]
-                if str(ch).startswith("primitive-"):
-                    lits.append(_literal(str(chn["op"])))
-                else:
-                    children.append(class_ids.setdefault(str(chn["eclass"]), len(class_ids)))
-            self.nodes.append(ENode(op, cls, tuple(children), tuple(lits), op in CONCRETE_OPS))
-        self.class_nodes = [[] for _ in range(len(class_ids))]
-        for idx, n in enumerate(self.nodes):
-            self.class_nodes[n.cls].append(idx)
-        self.num_classes = len(class_ids)
-
-    def root(self, k: int) -> int:
-        """The class of result number ``k``."""
-        return self.roots[k]
-
-
-def _literal(text: str) -> Lit:
-    if text.startswith('"'):
-        return text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 # -- costs of single e-nodes ---------------------------------------------------------
@@ -349,7 +291,7 @@ def to_program(g: EGraphView, choice: Choice, roots: list[int], original: Progra
     for name, ty in original.args:
         b.arg(name, ty)
         elem_by_name[name] = ty
-    elem = _program_elem(original)
+    elem = program_elem(original)
     built: dict[int, int] = {}
     on_stack: set[int] = set()
 
@@ -370,7 +312,7 @@ def to_program(g: EGraphView, choice: Choice, roots: list[int], original: Progra
             n = g.nodes[idx]
             if expanded:
                 on_stack.discard(c)
-                built[c] = _emit(b, n, [built[ch] for ch in n.children], vec_type, elem_by_name)
+                built[c] = emit_node(b, n, [built[ch] for ch in n.children], vec_type, elem_by_name)
                 continue
             if c in on_stack:
                 raise ExtractionError("extracted program is cyclic")
@@ -389,7 +331,7 @@ def to_program(g: EGraphView, choice: Choice, roots: list[int], original: Progra
     return prog
 
 
-def _program_elem(prog: Program) -> str:
+def program_elem(prog: Program) -> str:
     for _, ty in prog.args:
         return ty.elem
     for t in prog.result_types():
@@ -397,7 +339,7 @@ def _program_elem(prog: Program) -> str:
     return "i32"
 
 
-def _emit(b: Builder, n: ENode, args: list[int], vec_type, elem_by_name) -> int:  # type: ignore[no-untyped-def]
+def emit_node(b: Builder, n: ENode, args: list[int], vec_type, elem_by_name) -> int:  # type: ignore[no-untyped-def]
     op = n.op
     if op == "In":
         name = str(n.lits[0])

@@ -32,6 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from eqsat.errors import UserError
+
 VOCABULARY = (
     "add", "sub", "neg", "mul", "mul_plain", "add_plain", "rotate", "relinearize", "modswitch",
     "rescale", "reduce_noise", "bootstrap", "extract", "insert",
@@ -58,7 +60,7 @@ DEFAULTS: dict[str, dict[str, float]] = {
 }
 
 
-class CostError(ValueError):
+class CostError(UserError, ValueError):
     """A cost table or override that is not usable."""
 
 
@@ -121,13 +123,13 @@ def load_overrides(path: str | Path) -> dict[str, object]:
     try:
         text = p.read_text()
     except OSError as e:
-        raise CostError(f"{p}:1:1: error: cannot read cost table: {e.strerror}") from None
+        raise CostError(f"cannot read cost table: {e.strerror}", path=str(p)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise CostError(f"{p}:{e.lineno}:{e.colno}: error: bad JSON in cost table: {e.msg}") from None
+        raise CostError(f"bad JSON in cost table: {e.msg}", path=str(p), line=e.lineno, col=e.colno) from None
     if not isinstance(data, dict):
-        raise CostError(f"{p}:1:1: error: a cost table is a JSON object mapping op names to numbers")
+        raise CostError("a cost table is a JSON object mapping op names to numbers", path=str(p))
     if isinstance(data.get("costs"), dict) and "scheme" in data:  # a calibration file
         return dict(data["costs"])
     return data

@@ -25,17 +25,17 @@ they return passes ``check``.
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 
-from eqsat.ir import Builder, Program, Type
+from eqsat.errors import InfeasibleError
+from eqsat.ir import Program
 
 FRESH = 12
 LIMIT = 26
 FRESH_OPS = frozenset({"input", "encode", "reduce_noise", "bootstrap"})
 
 
-class NoiseError(RuntimeError):
+class NoiseError(InfeasibleError):
     """No reduce_noise placement makes the program legal (or a placement is illegal)."""
 
 
@@ -164,98 +164,3 @@ def check(prog: Program) -> None:
         )
 
 
-def place_greedy(prog: Program) -> Program:
-    """The article's baseline: reduce an op's noisiest operand(s) when the op would overflow.
-
-    Walks in order; when an op's result would exceed the limit, inserts reduce_noise on
-    its noisiest ciphertext operand and retries, until the op fits.  Raises
-    ``NoiseError`` when even fresh operands overflow (no placement exists).
-    """
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    remap: dict[int, int] = {}
-    for name, ty in prog.args:
-        b.arg(name, ty)
-    mags = plain_magnitudes(prog)
-    bits: dict[int, float] = {}  # noise of the new program's secret nodes
-    for i in prog.live():
-        n = prog.nodes[i]
-        if n.op == "input":
-            remap[i] = b._arg_ids[str(n.attrs[0])]
-            if n.type.secret:
-                bits[remap[i]] = float(FRESH)
-            continue
-        args = [remap[a] for a in n.args]
-        plain = [a for a in n.args if a in mags]
-        scale = scale_bits(mags[plain[0]]) if plain and n.op == "mul" else 0.0
-        if n.type.secret:
-            while True:
-                nb = op_bits(n.op, [bits.get(a) for a in args], scale)
-                noisy_args = [a for a in set(args) if bits.get(a, 0.0) > FRESH]
-                if nb <= LIMIT or not noisy_args:
-                    break
-                noisiest = max(noisy_args, key=lambda a: bits[a])
-                reduced = b.unary("reduce_noise", noisiest)
-                bits[reduced] = float(FRESH)
-                args = [reduced if a == noisiest else a for a in args]
-        cand = b.add_node(n.op, tuple(args), n.attrs, n.type)
-        if n.type.secret:
-            bits[cand] = op_bits(n.op, [bits.get(a) for a in args], scale)
-        remap[i] = cand
-    out = b.finish([remap[r] for r in prog.results]).compact()
-    check(out)
-    return out
-
-
-def count_reduce(prog: Program) -> int:
-    return sum(1 for i in prog.live() if prog.nodes[i].op == "reduce_noise")
-
-
-def random_program(
-    n_ops: int,
-    seed: int,
-    *,
-    n_inputs: int = 4,
-    p_mul: float = 0.3,
-    p_plain: float = 0.15,
-    decode: bool = True,
-) -> Program:
-    """A seeded random noisy program of about ``n_ops`` secret ops (scalar ``i5``).
-
-    Inputs are encoded constants (the article's style).  Each op picks its operands
-    among recent values (a sliding window keeps chains long enough to need
-    reduce_noise); some adds/muls take a small plaintext constant.  Every value
-    without a use is decoded and summed (in plaintext) into the single result; with
-    ``decode=False`` those values are the (secret) results themselves.
-    """
-    rng = random.Random(seed)
-    plain_t = Type((), "i5", False)
-    b = Builder(f"random_{n_ops}_{seed}", style="noisy")
-    vals: list[int] = []
-    for _ in range(n_inputs):
-        vals.append(b.unary("encode", b.const(rng.randrange(1, 16), plain_t)))
-    used: set[int] = set()
-    window = 8
-    for _ in range(n_ops):
-        recent = vals[-window:]
-        x = rng.choice(recent)
-        r = rng.random()
-        if r < p_plain:
-            c = b.const(rng.choice([2, 3, 5, 7]), plain_t)
-            out = b.mul(x, c) if rng.random() < 0.5 else b.add(x, c)
-            used.add(x)
-        else:
-            y = rng.choice(vals[-2 * window :])
-            op = "mul" if r < p_plain + p_mul else rng.choice(["add", "sub"])
-            out = b.binary(op, x, y)
-            used.update((x, y))
-        if out not in vals:
-            vals.append(out)
-    sinks = [v for v in vals if v not in used and b.type_of(v).secret]
-    if not decode:
-        return b.finish(sinks or vals[-1:])
-    decoded = [b.unary("decode", v) for v in sinks or vals[-1:]]
-    acc = decoded[0]
-    for d in decoded[1:]:
-        acc = b.add(acc, d)
-    return b.finish([acc])

@@ -66,7 +66,7 @@ def test_example_runs_encrypted(path: Path) -> None:
 
 @pytest.mark.parametrize("path", _params(fast=FAST_OPT))
 def test_optimized_example_runs_encrypted(path: Path) -> None:
-    from eqsat.egraph.loader import Limits
+    from eqsat.egraph.session import Limits
     from eqsat.pipeline import optimize
 
     for prog in _programs(path):

@@ -12,6 +12,7 @@ from eqsat.backend.params import make_params
 
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
+from eqsat.testing import programs
 
 
 def check(res: dict[str, Any]) -> None:
@@ -166,36 +167,10 @@ def test_ckks_precision_is_reported() -> None:
 
 
 def random_program(seed: int, elem: str) -> Program:
-    """A random straight-line program over two secret 8-vectors (all op kinds)."""
-    import random
-
-    rng = random.Random(seed)
-    b = Builder(f"rand{seed}")
-    ty = Type((8,), elem, True)
-    pool = [b.arg("x", ty), b.arg("y", ty)]
-    depth = {pool[0]: 0, pool[1]: 0}
-    for _ in range(12):
-        op = rng.choice(["add", "sub", "mul", "mulc", "rot", "ins", "neg", "ms", "addc"])
-        a, c = rng.choice(pool), rng.choice(pool)
-        if op == "mul" and max(depth[a], depth[c]) >= 2:
-            op = "add"
-        if op in ("add", "sub", "mul"):
-            v = b.binary(op, a, c)
-        elif op == "mulc":
-            v = b.mul(a, b.const(tuple(rng.randrange(-9, 9) for _ in range(8)), ty.with_secret(False)))
-        elif op == "addc":
-            v = b.add(b.const(rng.randrange(100), ty.with_secret(False)), a)
-        elif op == "rot":
-            v = b.rotate(a, rng.randrange(1, 8))
-        elif op == "ins":
-            v = b.insert(b.extract(a, rng.randrange(8)), c, rng.randrange(8))
-        elif op == "neg":
-            v = b.neg(a)
-        else:
-            v = b.unary("modswitch", a)
-        depth[v] = max(depth[a], depth[c]) + (op == "mul")
-        pool.append(v)
-    return b.finish(pool[-3:])
+    """A random straight-line program over two secret 8-vectors (all op kinds, depth <= 2)."""
+    shape = programs.Shape(slots=8, elem=elem, inputs=2, ops=dict.fromkeys(programs.ALL_OPS, 1.0), max_depth=2,
+                           results=3, consts=tuple(range(-9, 9)), vector_consts=True)
+    return programs.random_program(seed, 12, shape, name=f"rand{seed}")
 
 
 @pytest.mark.parametrize("seed", range(8))

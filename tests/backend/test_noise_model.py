@@ -17,7 +17,7 @@ import pytest
 from eqsat.backend import run_program
 from eqsat.backend.executor import choose_params
 
-from eqsat.egraph.loader import Limits
+from eqsat.egraph.session import Limits
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type

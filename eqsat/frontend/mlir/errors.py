@@ -7,19 +7,14 @@ before exiting with code 2.
 
 from __future__ import annotations
 
+from eqsat.errors import UserError
 
-class MLIRError(Exception):
+
+class MLIRError(UserError):
     """Malformed or unsupported MLIR input, with the position of the offending token."""
 
     def __init__(self, path: str, line: int, col: int, message: str) -> None:
-        self.path = path
-        self.line = line
-        self.col = col
-        self.message = " ".join(message.split())
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: error: {self.message}"
+        super().__init__(message, path=path, line=line, col=col)
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

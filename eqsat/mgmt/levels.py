@@ -29,135 +29,10 @@ with explicit ``relinearize`` / ``modswitch`` / ``rescale`` ops, and ``check`` /
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 
-from eqsat.extract.ilp import _Milp
-from eqsat.ir import MGMT_OPS, Builder, Program
-
-# ops whose secret operands must be degree 2 (key switching or lowering through masks)
-NEEDS_LINEAR = frozenset({"rotate", "extract", "insert", "from_elements", "splat", "bootstrap", "decode"})
-
-
-class PlacementError(RuntimeError):
-    """No placement fits (e.g. the program needs more levels than the chain has)."""
-
-
-def strip_mgmt(prog: Program, keep: frozenset[str] = frozenset()) -> Program:
-    """The program without management ops (identities on values), except ``keep``."""
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    remap: dict[int, int] = {}
-    for name, ty in prog.args:
-        b.arg(name, ty)
-    for i in prog.live():
-        n = prog.nodes[i]
-        if n.op in MGMT_OPS and n.op not in keep:
-            remap[i] = remap[n.args[0]]
-        elif n.op == "input":
-            remap[i] = b._arg_ids[str(n.attrs[0])]
-        else:
-            remap[i] = b.add_node(n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
-    return b.finish([remap[r] for r in prog.results])
-
-
-def _ct_mul(prog: Program, i: int) -> bool:
-    n = prog.nodes[i]
-    return n.op == "mul" and all(prog.nodes[a].type.secret for a in n.args)
-
-
-def count(prog: Program, op: str) -> int:
-    return sum(1 for i in prog.live() if prog.nodes[i].op == op)
-
-
-# -- relinearization --------------------------------------------------------------
-def relinearize_points(prog: Program, *, time_limit: float = 10.0) -> set[int]:
-    """The nodes after which to relinearize (an optimal set, see the module docstring)."""
-    if not any(_ct_mul(prog, i) for i in prog.live()):
-        return set()  # no degree-3 value anywhere: nothing to place (and no ILP to build)
-    m = _Milp()
-    d: dict[int, int] = {}
-    e: dict[int, int] = {}
-    r: dict[int, int] = {}
-    live = [i for i in prog.live() if prog.nodes[i].type.secret]
-    for i in live:
-        cm = _ct_mul(prog, i)
-        fresh = prog.nodes[i].op in ("input", "encode")
-        d[i] = m.var(1.0 if cm else 0.0, 0.0 if fresh else 1.0, 0.0, True)
-        e[i] = m.var(0.0, 1.0, 0.0, True)
-        r[i] = m.var(0.0, 1.0, 1.0, True)
-        m.row({e[i]: 1.0, d[i]: -1.0, r[i]: 1.0}, 0.0, float("inf"))
-        m.row({r[i]: 1.0, d[i]: -1.0}, float("-inf"), 0.0)
-    for i in live:
-        n = prog.nodes[i]
-        sargs = [a for a in set(n.args) if a in d]
-        if _ct_mul(prog, i) or n.op in NEEDS_LINEAR:
-            for a in sargs:
-                m.row({e[a]: 1.0}, float("-inf"), 0.0)
-            if n.op in NEEDS_LINEAR:
-                m.row({d[i]: 1.0}, float("-inf"), 0.0)
-        else:  # add, sub, neg, plaintext ops, modswitch/rescale keep the degree
-            for a in sargs:
-                m.row({d[i]: 1.0, e[a]: -1.0}, 0.0, float("inf"))
-    for res in prog.results:
-        if res in e:
-            m.row({e[res]: 1.0}, float("-inf"), 0.0)
-    status, x, _, _ = m.solve(time_limit, None)
-    if x is None:
-        raise PlacementError(f"relinearization ILP failed ({status})")
-    return {i for i in live if x[r[i]] > 0.5}
-
-
-def insert_after(prog: Program, after: set[int], op: str, drop: frozenset[int] = frozenset()) -> Program:
-    """``prog`` with the unary ``op`` right after every node in ``after`` (all uses rewired);
-    the unary value-identities in ``drop`` (management ops) are removed."""
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    for name, ty in prog.args:
-        b.arg(name, ty)
-    remap: dict[int, int] = {}
-    for i in prog.live():
-        n = prog.nodes[i]
-        if i in drop:
-            remap[i] = remap[n.args[0]]
-            continue
-        out = b._arg_ids[str(n.attrs[0])] if n.op == "input" else b.add_node(
-            n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
-        if i in after:
-            out = b.unary(op, out)
-        remap[i] = out
-    return b.finish([remap[r] for r in prog.results])
-
-
-def relinearize_first(prog: Program) -> Program:
-    """Move each ``relinearize`` below the single-use ``modswitch``/``rescale`` chain it
-    follows: ``relin(ms(ms(x)))`` becomes ``ms(ms(relin(x)))``, same op counts.
-
-    Switching the modulus of a degree-3 ciphertext rounds its ``s^2`` part too: the
-    executor measured about 82 bits of BGV noise on optimized x^8 with the switch first
-    and about 50 with the relinearization first.
-    """
-    uses = prog.uses()
-    moved: dict[int, int] = {}  # relinearize node -> the node it now applies to
-    for i in prog.live():
-        n = prog.nodes[i]
-        if n.op != "relinearize":
-            continue
-        cur = n.args[0]
-        while (prog.nodes[cur].op in ("modswitch", "rescale") and uses.get(cur, 0) == 1
-               and cur not in prog.results):
-            cur = prog.nodes[cur].args[0]
-        if cur != n.args[0]:
-            moved[i] = cur
-    if not moved:
-        return prog
-    # drop each moved relinearize and relinearize its chain's base instead
-    return insert_after(prog, set(moved.values()), "relinearize", drop=frozenset(moved))
-
-
-def place_relinearize(prog: Program, *, time_limit: float = 10.0) -> Program:
-    """Fewest relinearizations making every degree-3 use legal (existing ones are replaced)."""
-    base = strip_mgmt(prog, keep=MGMT_OPS - {"relinearize"})
-    return insert_after(base, relinearize_points(base, time_limit=time_limit), "relinearize")
+from eqsat.ir import Builder, Program
+from eqsat.mgmt.edit import PlacementError, insert_after, is_ct_mul, strip_mgmt
+from eqsat.milp import Milp
 
 
 # -- levels --------------------------------------------------------------------------
@@ -165,7 +40,7 @@ def level_cost(prog: Program, i: int, scheme: str) -> int:
     """Levels node ``i`` consumes: a ct x ct mul (BGV) or any secret mul (CKKS, rescaled)."""
     n = prog.nodes[i]
     if scheme == "bgv":
-        return 1 if _ct_mul(prog, i) else 0
+        return 1 if is_ct_mul(prog, i) else 0
     return 1 if n.op == "mul" and n.type.secret else 0
 
 
@@ -293,7 +168,7 @@ class _Leveler:
                 self.level[out] = self.max_level
                 remap[i] = out
                 continue
-            drop = 1 if _ct_mul(src, i) and scheme == "bgv" else 0
+            drop = 1 if is_ct_mul(src, i) and scheme == "bgv" else 0
             args, lvl = self.match(i, args, drop)
             out = b.add_node(n.op, tuple(args), n.attrs, n.type)
             if n.type.secret:
@@ -351,7 +226,7 @@ def rescale_points(prog: Program, *, time_limit: float = 10.0) -> set[int]:
     ``sum r``.  A sum of products is therefore rescaled once, after the sum, where the
     eager policy rescales every product.
     """
-    m = _Milp()
+    m = Milp()
     d: dict[int, int] = {}
     e: dict[int, int] = {}
     r: dict[int, int] = {}
@@ -400,91 +275,3 @@ def place_rescale(prog: Program, max_level: int | None = None, *, bootstrap: boo
     return _Leveler(booted, lv, points).run("ckks")
 
 
-# -- checker ---------------------------------------------------------------------------
-@dataclass
-class MgmtReport:
-    legal: bool
-    max_level: int
-    min_level: int
-    errors: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, object]:
-        return {"model": "levels", "levels_used": self.max_level - self.min_level, "budget": self.max_level,
-                "legal": self.legal, "errors": self.errors[:5]}
-
-
-def check(prog: Program, scheme: str, max_level: int) -> MgmtReport:
-    """Validate degrees, levels and (CKKS) scales of an explicitly managed program."""
-    lvl: dict[int, int] = {}
-    deg: dict[int, int] = {}
-    scl: dict[int, int] = {}  # CKKS: the scale's power of Delta
-    errors: list[str] = []
-    for i in prog.live():
-        n = prog.nodes[i]
-        if not n.type.secret:
-            continue
-        sec = [a for a in n.args if a in lvl]
-        where = f"%{i} ({n.op})"
-        if n.op in ("input", "encode"):
-            lvl[i], deg[i], scl[i] = max_level, 2, 1
-            continue
-        if n.op in NEEDS_LINEAR or (n.op == "mul" and len(sec) == 2):
-            for a in sec:
-                if deg[a] != 2:
-                    errors.append(f"{where}: operand %{a} is degree {deg[a]}, needs relinearization")
-        if len({lvl[a] for a in sec}) > 1:
-            errors.append(f"{where}: operands at levels {sorted({lvl[a] for a in sec})}")
-        if scheme == "ckks" and len({scl[a] for a in sec}) > 1:
-            errors.append(f"{where}: operands at different scales")
-        level = min(lvl[a] for a in sec)
-        degree = max(deg[a] for a in sec)
-        scale = max(scl[a] for a in sec)
-        if n.op == "mul":
-            if scheme == "ckks" and scale != 1:
-                errors.append(f"{where}: multiplies a ciphertext that was not rescaled")
-            scale += 1 if len(sec) == 1 else scl[sec[1]]
-            if len(sec) == 2:
-                degree = 3
-        elif n.op == "relinearize":
-            if degree != 3:
-                errors.append(f"{where}: relinearizes a degree-2 ciphertext")
-            degree = 2
-        elif n.op == "modswitch":
-            level -= 1
-        elif n.op == "rescale":
-            level -= 1
-            if scheme == "ckks":
-                if scale < 2:
-                    errors.append(f"{where}: rescales a ciphertext at scale Delta")
-                scale -= 1
-        elif n.op == "bootstrap":
-            level, degree, scale = max_level, 2, 1
-        if level < 0:
-            errors.append(f"{where}: level {level} below 0")
-        lvl[i], deg[i], scl[i] = level, degree, scale
-    for res in prog.results:
-        if res in deg and deg[res] != 2:
-            errors.append(f"result %{res} is degree {deg[res]}, needs relinearization")
-        if scheme == "ckks" and res in scl and scl[res] != 1:
-            errors.append(f"result %{res} is not rescaled")
-    low = min(lvl.values(), default=max_level)
-    return MgmtReport(not errors, max_level, low, errors)
-
-
-def manage(prog: Program, scheme: str, max_level: int | None = None, *, bootstrap: bool = False,
-           lazy_rescale: bool = True, time_limit: float = 10.0) -> Program:
-    """Bootstraps (ILP, only if allowed and needed), levels (modswitch or lazy/eager
-    rescale), then optimal relinearization; checked before returning."""
-    if scheme not in ("bgv", "ckks"):
-        raise ValueError(f"manage() is for bgv/ckks, not '{scheme}'")
-    base = strip_mgmt(prog)
-    lv = levels_needed(base, scheme) if max_level is None else max_level
-    if scheme == "bgv":
-        leveled = place_modswitch(base, lv, bootstrap=bootstrap, time_limit=time_limit)
-    else:
-        leveled = place_rescale(base, lv, bootstrap=bootstrap, lazy=lazy_rescale, time_limit=time_limit)
-    out = relinearize_first(insert_after(leveled, relinearize_points(leveled, time_limit=time_limit), "relinearize"))
-    rep = check(out, scheme, lv)
-    if not rep.legal:
-        raise PlacementError(f"management placement failed its own check: {rep.errors[0]}")
-    return out

@@ -1,0 +1,72 @@
+"""The serialized e-graph as integer-indexed classes and e-nodes, read by extraction and analyses.
+
+In: the JSON of ``Session.serialize()``. Out: an ``EGraphView``: ``nodes`` (``ENode``: op,
+class, child classes, literal arguments, whether extractable), ``class_nodes`` and the
+classes of the results (``root(k)``). Inert twins read as their originals; analysis
+tables are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from eqsat.term import CONCRETE_OPS, INERT, SUMMARY_OPS
+
+Lit = int | float | str
+
+
+@dataclass(frozen=True, slots=True)
+class ENode:
+    op: str
+    cls: int
+    children: tuple[int, ...]  # class indices of T-typed arguments, in order
+    lits: tuple[Lit, ...]  # literal arguments, in order
+    extractable: bool
+
+
+class EGraphView:
+    """Integer-indexed classes and nodes of a serialized e-graph."""
+
+    def __init__(self, js: Mapping[str, object]) -> None:
+        raw_nodes: dict[str, dict[str, object]] = js["nodes"]  # type: ignore[assignment]
+        class_ids: dict[str, int] = {}
+        self.nodes: list[ENode] = []
+        self.class_nodes: list[list[int]] = []
+        self.roots: dict[int, int] = {}
+        for node in raw_nodes.values():
+            op = str(node["op"])
+            op = INERT.get(op, op)  # inert twins are their originals to extraction
+            if op == "Root":
+                k = int(str(raw_nodes[node["children"][0]]["op"]))  # type: ignore[index]
+                self.roots[k] = class_ids.setdefault(str(node["eclass"]), len(class_ids))
+                continue
+            if op not in CONCRETE_OPS and op not in SUMMARY_OPS:
+                continue
+            cls = class_ids.setdefault(str(node["eclass"]), len(class_ids))
+            children: list[int] = []
+            lits: list[Lit] = []
+            for ch in node["children"]:  # type: ignore[attr-defined]
+                chn = raw_nodes[ch]
+                if str(ch).startswith("primitive-"):
+                    lits.append(_literal(str(chn["op"])))
+                else:
+                    children.append(class_ids.setdefault(str(chn["eclass"]), len(class_ids)))
+            self.nodes.append(ENode(op, cls, tuple(children), tuple(lits), op in CONCRETE_OPS))
+        self.class_nodes = [[] for _ in range(len(class_ids))]
+        for idx, n in enumerate(self.nodes):
+            self.class_nodes[n.cls].append(idx)
+        self.num_classes = len(class_ids)
+
+    def root(self, k: int) -> int:
+        """The class of result number ``k``."""
+        return self.roots[k]
+
+
+def _literal(text: str) -> Lit:
+    if text.startswith('"'):
+        return text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)

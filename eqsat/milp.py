@@ -1,0 +1,408 @@
+"""The one MILP model (HiGHS) behind exact extraction and management placement.
+
+In: a ``Problem`` -- classes, one ``Cand`` (cost, children, noise behaviour) per
+alternative, roots -- and options (noise bounds, reduce/bootstrap cost, warm start, time
+limit). Out: a ``Solution`` (one pick per needed class, the classes followed by a
+reduction, status and info). ``Milp`` is the thin HiGHS wrapper. Extraction
+(``eqsat.extract``) and placement (``eqsat.mgmt``) both build ``Problem`` s; neither
+imports the other.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import highspy
+import numpy as np
+
+from eqsat.models import noisy as noise
+
+
+# -- the abstract problem ---------------------------------------------------------
+@dataclass(frozen=True)
+class Cand:
+    """One alternative for a class: its cost, children and noise behaviour.
+
+    ``kind``: ``"plain"`` (no noise), ``"fresh"`` (12 bits), ``"max"`` (max of the
+    secret children's bounds + ``inc``), ``"sum"`` (sum of the secret children + ``inc``).
+    ``ref`` is the e-node index (or IR node id) it stands for.
+    """
+
+    cls: int
+    cost: float
+    children: tuple[int, ...]
+    kind: str
+    inc: float
+    ref: int
+
+
+@dataclass
+class Problem:
+    num_classes: int
+    secret: list[bool]
+    cands: list[Cand]
+    roots: list[int]
+
+
+@dataclass
+class Solution:
+    status: str
+    pick: dict[int, int]  # class -> index into Problem.cands
+    reduce: set[int]
+    info: dict[str, object] = field(default_factory=dict)
+
+
+class Milp:
+    """Columns and rows for HiGHS, added one by one."""
+
+    def __init__(self) -> None:
+        self.lb: list[float] = []
+        self.ub: list[float] = []
+        self.cost: list[float] = []
+        self.integer: list[bool] = []
+        self.row_lo: list[float] = []
+        self.row_hi: list[float] = []
+        self.starts: list[int] = [0]
+        self.index: list[int] = []
+        self.value: list[float] = []
+
+    def var(self, lb: float, ub: float, cost: float = 0.0, integer: bool = False) -> int:
+        self.lb.append(lb)
+        self.ub.append(ub)
+        self.cost.append(cost)
+        self.integer.append(integer)
+        return len(self.lb) - 1
+
+    def row(self, coefs: Mapping[int, float], lo: float, hi: float) -> None:
+        for k, v in coefs.items():
+            if v:
+                self.index.append(k)
+                self.value.append(v)
+        self.starts.append(len(self.index))
+        self.row_lo.append(lo)
+        self.row_hi.append(hi)
+
+    def solve(
+        self, time_limit: float, warm: list[float] | None
+    ) -> tuple[str, list[float] | None, float, float]:
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("time_limit", float(max(time_limit, 0.01)))
+        h.setOptionValue("mip_rel_gap", 1e-6)
+        h.setOptionValue("threads", 1)
+        lp = highspy.HighsLp()
+        lp.num_col_ = len(self.lb)
+        lp.num_row_ = len(self.row_lo)
+        lp.col_cost_ = np.array(self.cost, dtype=float)
+        lp.col_lower_ = np.array(self.lb, dtype=float)
+        lp.col_upper_ = np.array(self.ub, dtype=float)
+        lp.row_lower_ = np.array(self.row_lo, dtype=float)
+        lp.row_upper_ = np.array(self.row_hi, dtype=float)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+        lp.a_matrix_.start_ = np.array(self.starts, dtype=np.int32)
+        lp.a_matrix_.index_ = np.array(self.index, dtype=np.int32)
+        lp.a_matrix_.value_ = np.array(self.value, dtype=float)
+        lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
+                           for i in self.integer]
+        h.passModel(lp)
+        if warm is not None:
+            sol = highspy.HighsSolution()
+            sol.col_value = warm
+            sol.value_valid = True
+            h.setSolution(sol)
+        h.run()
+        st = h.getModelStatus()
+        info = h.getInfo()
+        has_sol = info.primal_solution_status == 2
+        x = list(h.getSolution().col_value) if has_sol else None
+        if st == highspy.HighsModelStatus.kOptimal:
+            status = "optimal"
+        elif st == highspy.HighsModelStatus.kTimeLimit:
+            status = "time_limit"
+        elif st == highspy.HighsModelStatus.kInfeasible:
+            status = "infeasible"
+        else:
+            status = h.modelStatusToString(st).lower().replace(" ", "_")
+        gap = float(info.mip_gap) if has_sol and math.isfinite(info.mip_gap) else math.inf
+        obj = float(info.objective_function_value) if has_sol else math.inf
+        return status, x, obj, (0.0 if status == "optimal" else gap)
+
+
+def _prune(pb: Problem) -> tuple[list[list[int]], list[int]] | None:
+    """Per-class usable candidates and the reachable classes; None if a root has no program."""
+    k = pb.num_classes
+    by_class: list[list[int]] = [[] for _ in range(k)]
+    for j, cd in enumerate(pb.cands):
+        if math.isfinite(cd.cost) and cd.cls not in cd.children:
+            by_class[cd.cls].append(j)
+    # productive classes: those with a finite program (worklist over missing children)
+    missing = [len(set(cd.children)) for cd in pb.cands]
+    users: list[list[int]] = [[] for _ in range(k)]
+    for c in range(k):
+        for j in by_class[c]:
+            for ch in set(pb.cands[j].children):
+                users[ch].append(j)
+    productive = [False] * k
+    stack = [j for c in range(k) for j in by_class[c] if missing[j] == 0]
+    while stack:
+        j = stack.pop()
+        c = pb.cands[j].cls
+        if productive[c]:
+            continue
+        productive[c] = True
+        for u in users[c]:
+            missing[u] -= 1
+            if missing[u] == 0:
+                stack.append(u)
+    if not all(productive[r] for r in pb.roots):
+        return None
+    usable = [
+        [j for j in by_class[c] if all(productive[ch] for ch in pb.cands[j].children)] for c in range(k)
+    ]
+    seen: set[int] = set()
+    order: list[int] = []
+    stack = list(pb.roots)
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        order.append(c)
+        for j in usable[c]:
+            stack.extend(pb.cands[j].children)
+    return usable, sorted(seen)
+
+
+def _sccs(classes: list[int], usable: list[list[int]], pb: Problem) -> dict[int, int]:
+    """Class -> component id for classes in a non-trivial SCC (iterative Tarjan)."""
+    succ = {c: sorted({ch for j in usable[c] for ch in pb.cands[j].children}) for c in classes}
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    st: list[int] = []
+    comp: dict[int, int] = {}
+    ncomp = 0
+    counter = 0
+    for root in classes:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        st.append(root)
+        on.add(root)
+        while work:
+            v, i = work[-1]
+            if i < len(succ[v]):
+                work[-1] = (v, i + 1)
+                w = succ[v][i]
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    st.append(w)
+                    on.add(w)
+                    work.append((w, 0))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                members = []
+                while True:
+                    w = st.pop()
+                    on.discard(w)
+                    members.append(w)
+                    if w == v:
+                        break
+                if len(members) > 1:
+                    for w in members:
+                        comp[w] = ncomp
+                    ncomp += 1
+    return comp
+
+
+def solve(
+    pb: Problem,
+    *,
+    with_noise: bool,
+    reduce_cost: float = 1.0,
+    time_limit: float = 10.0,
+    warm: Mapping[int, int] | None = None,
+    bounds: tuple[float, float] = (float(noise.FRESH), float(noise.LIMIT)),
+    allow_reduce: bool = True,
+) -> Solution:
+    """Solve the extraction (and, ``with_noise``, reduce_noise placement) MILP.
+
+    ``bounds`` = (fresh, limit): the value after a reduction (and of a ``fresh``
+    candidate) and the largest legal value.  The noisy model is (12, 26); the same
+    model with (0, L), ``inc`` 1 per multiplication and ``max`` everywhere places
+    bootstraps under a budget of L levels (``eqsat.mgmt.placement``).  ``allow_reduce=False``
+    forbids the reduction (the program must fit as it is).
+    """
+    start = time.perf_counter()
+    pr = _prune(pb)
+    if pr is None:
+        why = {"status": "infeasible", "reason": "a root has no finite program"}
+        return Solution("infeasible", {}, set(), dict(why))
+    usable, classes = pr
+    comp = _sccs(classes, usable, pb)
+    comp_size: dict[int, int] = {}
+    for cid in comp.values():
+        comp_size[cid] = comp_size.get(cid, 0) + 1
+    m = Milp()
+    roots = set(pb.roots)
+    xv: dict[int, int] = {}
+    yv: dict[int, int] = {}
+    tv: dict[int, int] = {}
+    for c in classes:
+        yv[c] = m.var(1.0 if c in roots else 0.0, 1.0, 0.0, True)
+        for j in usable[c]:
+            xv[j] = m.var(0.0, 1.0, pb.cands[j].cost, True)
+        if c in comp:
+            tv[c] = m.var(0.0, comp_size[comp[c]] - 1.0)
+    for c in classes:
+        row = {xv[j]: 1.0 for j in usable[c]}
+        row[yv[c]] = -1.0
+        m.row(row, 0.0, 0.0)
+        for j in usable[c]:
+            for ch in set(pb.cands[j].children):
+                m.row({xv[j]: 1.0, yv[ch]: -1.0}, -math.inf, 0.0)
+                if c in comp and comp.get(ch) == comp[c]:
+                    big = float(comp_size[comp[c]])
+                    m.row({tv[c]: 1.0, tv[ch]: -1.0, xv[j]: -big}, 1.0 - big, math.inf)
+    nv: dict[int, int] = {}
+    pv: dict[int, int] = {}
+    rv: dict[int, int] = {}
+    if with_noise:
+        sec = [c for c in classes if pb.secret[c]]
+        lo, hi = bounds
+        for c in sec:
+            nv[c] = m.var(lo, hi)
+            pv[c] = m.var(lo, hi)
+            rv[c] = m.var(0.0, 1.0 if allow_reduce else 0.0, reduce_cost, True)
+        for c in sec:
+            # tight big-Ms: every bound lies in [12, 26]
+            m.row({nv[c]: 1.0, pv[c]: -1.0, rv[c]: hi - lo}, 0.0, math.inf)
+            m.row({rv[c]: 1.0, yv[c]: -1.0}, -math.inf, 0.0)
+            for j in usable[c]:
+                cd = pb.cands[j]
+                sch = [ch for ch in cd.children if pb.secret[ch]]
+                if cd.kind == "sum":
+                    big = len(sch) * hi + cd.inc - lo
+                    row = {pv[c]: 1.0, xv[j]: -big}
+                    for ch in sch:
+                        row[nv[ch]] = row.get(nv[ch], 0.0) - 1.0
+                    m.row(row, cd.inc - big, math.inf)
+                elif cd.kind == "max":
+                    big = hi + cd.inc - lo
+                    for ch in set(sch):
+                        m.row({pv[c]: 1.0, nv[ch]: -1.0, xv[j]: -big}, cd.inc - big, math.inf)
+    warm_vec = None
+    if warm:
+        warm_vec = _warm_vector(pb, m, warm, usable, classes, comp, xv, yv, tv, nv, pv, rv, bounds)
+    status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec)
+    info: dict[str, object] = {
+        "status": status, "objective": obj, "gap": gap, "classes": len(classes),
+        "nodes": len(xv), "vars": len(m.lb), "rows": len(m.row_lo), "cyclic_classes": len(comp),
+    }
+    pick: dict[int, int] = {}
+    reduce: set[int] = set()
+    if x is not None:
+        for c in classes:
+            if x[yv[c]] > 0.5:
+                pick[c] = max(usable[c], key=lambda j: x[xv[j]])
+        reduce = {c for c, r in rv.items() if x[r] > 0.5 and c in pick}
+    info["time_s"] = round(time.perf_counter() - start, 4)
+    return Solution(status, pick, reduce, info)
+
+
+def _warm_vector(
+    pb: Problem, m: Milp, warm: Mapping[int, int], usable: list[list[int]], classes: list[int],
+    comp: dict[int, int], xv: dict[int, int], yv: dict[int, int], tv: dict[int, int],
+    nv: dict[int, int], pv: dict[int, int], rv: dict[int, int], bounds: tuple[float, float],
+) -> list[float] | None:
+    """A full assignment from a class -> candidate map (None if it is not usable)."""
+    lo, hi = bounds
+    vec = [lb if math.isfinite(lb) else 0.0 for lb in m.lb]
+    chosen: dict[int, int] = {}
+    stack = list(pb.roots)
+    while stack:
+        c = stack.pop()
+        if c in chosen:
+            continue
+        j = warm.get(c)
+        if j is None or j not in xv:
+            return None
+        chosen[c] = j
+        stack.extend(pb.cands[j].children)
+    order = topo_order(chosen, pb)
+    if order is None:
+        return None
+    height: dict[int, float] = {}
+    for c in order:
+        j = chosen[c]
+        vec[xv[j]] = 1.0
+        vec[yv[c]] = 1.0
+        if c in comp:
+            inner = [height[ch] for ch in pb.cands[j].children if comp.get(ch) == comp[c]]
+            height[c] = max(inner, default=-1.0) + 1.0
+            vec[tv[c]] = height[c]
+    if nv:
+        post: dict[int, float] = {}
+        for c in order:
+            if not pb.secret[c]:
+                continue
+            cd = pb.cands[chosen[c]]
+            sch = [ch for ch in cd.children if pb.secret[ch]]
+            for _ in range(len(sch) + 1):
+                pre = _cand_noise(cd, [post[ch] for ch in sch], lo)
+                loud = [ch for ch in sch if post[ch] > lo]
+                if pre <= hi or not loud:
+                    break
+                worst = max(loud, key=lambda ch: post[ch])
+                post[worst] = lo
+                vec[rv[worst]] = 1.0
+                vec[nv[worst]] = lo
+            if pre > hi:
+                return None
+            post[c] = pre
+            vec[pv[c]] = pre
+            vec[nv[c]] = pre
+    return vec
+
+
+def _cand_noise(cd: Cand, child_bits: list[float], fresh: float) -> float:
+    if cd.kind == "fresh":
+        return fresh
+    if cd.kind == "sum":
+        return sum(child_bits) + cd.inc
+    return max(child_bits, default=fresh) + cd.inc
+
+
+def topo_order(chosen: Mapping[int, int], pb: Problem) -> list[int] | None:
+    """Children-first order of the chosen classes (None if the choice is cyclic)."""
+    state: dict[int, int] = {}
+    order: list[int] = []
+    for root in chosen:
+        if root in state:
+            continue
+        work = [(root, iter(pb.cands[chosen[root]].children))]
+        state[root] = 1
+        while work:
+            c, it = work[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                work.pop()
+                state[c] = 2
+                order.append(c)
+            elif state.get(nxt) == 1:
+                return None
+            elif nxt not in state:
+                state[nxt] = 1
+                work.append((nxt, iter(pb.cands[chosen[nxt]].children)))
+    return order
