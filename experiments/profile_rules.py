@@ -31,7 +31,6 @@ from eqsat.ir import Program
 
 def kernel(spec: str) -> Program:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from scaling import box_blur_program, sum_program
 
     kind, _, size = spec.partition(":")

@@ -13,7 +13,7 @@ from eqsat.interp import evaluate, random_inputs, results_equal
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"
-BAD = ROOT / "tests" / "mlir" / "bad"
+BAD = ROOT / "tests" / "frontend" / "mlir" / "bad"
 VOCAB = {"add", "sub", "neg", "mul", "mul_plain", "add_plain", "rotate", "relinearize", "modswitch", "rescale",
          "reduce_noise", "bootstrap", "extract", "insert"}
 

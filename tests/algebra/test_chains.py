@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from eqsat.algebra.chains import Chain, binary_chain, brute_force_length, chain_table, naf_chain, optimal_chain
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def assert_valid(chain: Chain) -> None:

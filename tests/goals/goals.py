@@ -14,7 +14,7 @@ from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
 from eqsat.pipeline import OptimizeResult, optimize
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def load(name: str) -> Program:

@@ -23,7 +23,7 @@ from eqsat.rulespec import RInt, check_sound
 from eqsat.rulespec import arith_oracles as ao
 from eqsat.testing import programs
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXPENSIVE_MUL_PLAIN = {"mul_plain": 100}
 MY_FAMILIES = ("mul-to-add", "factor", "depth", "fold-real")
 I32, P32 = Type((), "i32", True), Type((), "i32", False)
@@ -300,7 +300,7 @@ def test_arith_scale_experiment_runs_small(tmp_path: Path) -> None:
     import csv
     import importlib.util
 
-    path = Path(__file__).resolve().parent.parent / "experiments" / "arith_scale.py"
+    path = Path(__file__).resolve().parents[2] / "experiments" / "arith_scale.py"
     spec = importlib.util.spec_from_file_location("arith_scale", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -34,7 +34,7 @@ from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
 from eqsat.pipeline import OptimizeResult, optimize
 
-CASES_DIR = Path(__file__).resolve().parent / "heir_cases"
+CASES_DIR = Path(__file__).resolve().parents[1] / "heir_cases"
 T = 65537
 
 

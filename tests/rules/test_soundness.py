@@ -29,7 +29,7 @@ PINNED: dict[str, dict[str, object]] = {
     "lin-ext-invariant": {"p": "-2..4/2*1"},  # slots 0,2,4,6 of 8: invariant under even shifts
 }
 SIZES: dict[str, tuple[int, ...]] = {name: (8,) for name in PINNED} | {"lin-factor-1": (16,)}
-# covered step by step, for every chain step of many constants, in tests/test_rules_arith.py
+# covered step by step, for every chain step of many constants, in tests/rules/test_rules_arith.py
 DEDICATED = {"m2a-sub", "m2a-neg"}
 
 
@@ -61,7 +61,7 @@ def test_family_compiles_to_egglog(family: str) -> None:
 @pytest.mark.parametrize(("family", "spec"), ALL, ids=[s.name for _, s in ALL])
 def test_rule_is_sound(family: str, spec) -> None:  # type: ignore[no-untyped-def]
     if spec.name in DEDICATED:
-        pytest.skip("checked step by step in tests/test_rules_arith.py")
+        pytest.skip("checked step by step in tests/rules/test_rules_arith.py")
     res = check_sound(
         spec,
         random.Random(hash(spec.name) & 0xFFFF),

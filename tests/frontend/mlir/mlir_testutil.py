@@ -7,7 +7,7 @@ from pathlib import Path
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 BAD = Path(__file__).resolve().parent / "bad"

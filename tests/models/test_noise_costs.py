@@ -11,7 +11,7 @@ import pytest
 
 from eqsat.models import cost
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_calibrate() -> ModuleType:

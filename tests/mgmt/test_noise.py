@@ -19,7 +19,7 @@ from eqsat.models import noisy as noise
 from eqsat.models.cost import table
 from eqsat.testing.programs import random_noisy_program
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 I5 = Type((), "i5", False)
 
 

@@ -18,7 +18,7 @@ from eqsat.ir import Builder, Program, Type
 from eqsat.models.cost import table
 from eqsat.testing import programs
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_experiment(name: str) -> ModuleType:
