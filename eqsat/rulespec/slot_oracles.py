@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from eqsat.algebra import rotpoly
+from eqsat.algebra import rotfactor, rotpoly
 from eqsat.algebra.slot_keys import parse_set_key, set_key
 
 MAX_DIRECT_TERMS = 16  # a LinRot/ProdRot with more terms is only realized through factors
@@ -101,7 +101,7 @@ def canonical(a: str, n: int) -> str:
 @cache
 def progression(a: str, n: int) -> str:
     """``"y"`` when ``a`` is an equal-coefficient arithmetic progression (a reduction)."""
-    return "y" if rotpoly.find_ap(_poly(a, n), n) is not None else ""
+    return "y" if rotfactor.find_ap(_poly(a, n), n) is not None else ""
 
 
 @cache
@@ -159,7 +159,7 @@ def half(a: str, n: int, which: int) -> str:
 def _factor_pairs(a: str, n: int) -> tuple[tuple[str, str], ...]:
     p = _poly(a, n)
     out: list[tuple[str, str]] = []
-    for fs in rotpoly.factorizations(p, n):
+    for fs in rotfactor.factorizations(p, n):
         inner = fs[0]
         outer: dict[int, int] = {0: 1}
         for f in fs[1:]:

@@ -9,23 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eqsat.algebra.rotfactor import ap_plan, factorizations, find_ap, plan_rotations, run_plan
 from eqsat.algebra.rotpoly import (
     Poly,
     add,
-    ap_plan,
     apply,
     centered,
     direct_rotations,
-    factorizations,
     factors_cost,
-    find_ap,
     key,
     mul,
     normalize,
     parse_key,
-    plan_rotations,
     product,
-    run_plan,
     shift,
     shift_normal,
 )
