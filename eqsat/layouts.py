@@ -84,7 +84,8 @@ class Layout:
         try:
             slots = int(d["slots"])  # type: ignore[call-overload]
             idx: Sequence[Sequence[int]] = d["slot_index"]  # type: ignore[assignment]
-            return Layout(str(d["name"]), tuple(d["shape"]), int(d["ciphertexts"]),  # type: ignore[call-overload]
+            shape: Sequence[int] = d["shape"]  # type: ignore[assignment]
+            return Layout(str(d["name"]), tuple(shape), int(d["ciphertexts"]),  # type: ignore[call-overload]
                           slots, tuple(tuple((int(f) // slots, int(f) % slots) for f in ps) for ps in idx))
         except (KeyError, TypeError, ValueError) as e:
             raise LayoutError(f"malformed layout: {e}") from None

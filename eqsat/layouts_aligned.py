@@ -19,6 +19,7 @@ become one plaintext vector. Programs of other shapes give no candidate.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from eqsat.ir import Builder, Program, Type
@@ -117,6 +118,21 @@ def _zero_at_zero(shape: Shape) -> bool:
     return ev(shape) == 0
 
 
+def _build(b: Builder, s: Shape, refs: Iterator[tuple[str, int] | dict[int, float | int]],
+           leaf_vec: dict[tuple[str, int], int], vty: Type) -> int:
+    """The template ``s`` over whole vectors: leaf vectors, plaintext vectors, element-wise ops."""
+    if s[0] in ("x", "p"):
+        ref = next(refs)
+        if isinstance(ref, tuple):
+            return leaf_vec[ref]
+        return b.const(tuple(ref.get(k, 0) for k in range(vty.slots)), vty.with_secret(False))
+    if s[0] == "neg":
+        return b.neg(_build(b, s[1], refs, leaf_vec, vty))  # type: ignore[arg-type]
+    x = _build(b, s[1], refs, leaf_vec, vty)  # type: ignore[arg-type]
+    y = _build(b, s[2], refs, leaf_vec, vty)  # type: ignore[arg-type]
+    return b.binary(str(s[0]), x, y)
+
+
 def _pow2(n: int) -> int:
     return 1 << max(0, (n - 1).bit_length())
 
@@ -165,7 +181,7 @@ def aligned(prog: Program) -> list[Packed]:
     sign, shape, table, m = found
     T = max(len(r) for r in table)
     M, Tp = _pow2(m), _pow2(T)
-    padded = M > m or Tp > T or any(len(r) < T for r in table)
+    padded = m < M or Tp > T or any(len(r) < T for r in table)
     if padded and not _zero_at_zero(shape):
         return []
     nleaves = len(next(r for r in table if r)[0])  # type: ignore[arg-type]
@@ -218,22 +234,7 @@ def aligned(prog: Program) -> list[Packed]:
             cts = [b.arg(an, vty) for an in arg_names(name, lay)]
             for g in range(len(gs)):
                 leaf_vec[(name, g)] = cts[g] if variant == "split" else b.rotate(cts[0], g * W0)
-        it = iter(leaf_ref)
-
-        def build(s: Shape) -> int:
-            if s[0] in ("x", "p"):
-                ref = next(it)
-                if isinstance(ref, tuple):
-                    return leaf_vec[ref]
-                vals = [ref.get(k, 0) for k in range(W)]
-                return b.const(tuple(vals), vty.with_secret(False))
-            if s[0] == "neg":
-                return b.neg(build(s[1]))  # type: ignore[arg-type]
-            x = build(s[1])  # type: ignore[arg-type]
-            y = build(s[2])  # type: ignore[arg-type]
-            return b.binary(str(s[0]), x, y)
-
-        v = build(shape)
+        v = _build(b, shape, iter(leaf_ref), leaf_vec, vty)
         k = M
         while k < W0:  # rotate-and-reduce the terms
             v = b.add(v, b.rotate(v, k))
@@ -245,7 +246,7 @@ def aligned(prog: Program) -> list[Packed]:
             res, rlay = b.extract(v, 0), Layout("scalar", (), 1, 1, (((0, 0),),))
         else:
             res = v
-            name = "row-major" if W == m else "prefix"
+            name = "row-major" if m == W else "prefix"
             rlay = Layout(name, rty.shape, 1, W, tuple(((0, j),) for j in range(m)))
         cand = Packed(b.finish([res]), layouts, [rlay])
         if check_packed(prog, cand):
