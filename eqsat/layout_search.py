@@ -52,6 +52,8 @@ def optimize_layouts(prog: Program, scheme: str = "bgv", layouts: str = "fixed",
             "candidates": searched, "build_s": round(t_build, 4),
             "time_s": round(time.perf_counter() - start, 4)}
     best.report["layouts"] = best_packed.to_json()
+    if best_packed is not base:  # printed MLIR carries a chosen layout on arguments and results
+        best.program.meta["layouts"] = best.report["layouts"]
     best.layouts = best_packed  # type: ignore[attr-defined]
     return best
 

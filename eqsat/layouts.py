@@ -278,3 +278,23 @@ def check_packed(orig: Program, packed: Packed, trials: int = 3) -> bool:
         if not results_equal(want, unpack_results(got, packed.results), modulus):  # type: ignore[arg-type]
             return False
     return True
+
+
+def random_tensors(prog: Program, layouts: Mapping[str, object], seed: int) -> dict[str, object]:
+    """Random inputs by original argument name and shape for a program over packed arguments
+    (``layouts``: the report's section): the packed program's own arguments unpacked."""
+    from eqsat.interp import random_inputs
+
+    packed = random_inputs(prog, seed)
+    args: Mapping[str, Mapping[str, object]] = layouts["arguments"]  # type: ignore[assignment]
+    out: dict[str, object] = {}
+    taken: set[str] = set()
+    for name, d in args.items():
+        lay = Layout.from_json(d)
+        cts = arg_names(name, lay) if "ciphertext_args" not in d else list(d["ciphertext_args"])  # type: ignore[call-overload]
+        taken.update(cts)
+        flat = [0 if not ps else packed[cts[ps[0][0]]] if lay.slots == 1 and not lay.shape  # type: ignore[index]
+                else packed[cts[ps[0][0]]][ps[0][1]] for ps in lay.positions]  # type: ignore[index]
+        out[name] = flat if lay.shape else flat[0]
+    out.update({n: v for n, v in packed.items() if n not in taken})
+    return out

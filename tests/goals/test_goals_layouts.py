@@ -102,3 +102,36 @@ def test_client_from_the_report_alone() -> None:
     t = out["params"]["t"]
     want = [sum(a[i * 2 + k] * b[k * 2 + j] for k in range(2)) % t for i in range(2) for j in range(2)]
     assert [g % t for g in got] == want
+
+
+def test_printed_mlir_carries_the_layouts_and_runs_from_the_cli(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from eqsat.cli import main
+
+    prog = conv1d(5, 3)
+    res = eqsat.optimize(prog, "bgv", layouts="auto")
+    text = res.to_mlir()
+    assert "tensor_ext.layout" in text and "eqsat.layout" in text
+    (back,) = eqsat.parse_mlir(text)
+    assert back.meta["layouts"] == json.loads(json.dumps(res.report["layouts"]))
+    src = tmp_path / "conv.mlir"
+    src.write_text(text)
+    inp = tmp_path / "in.json"
+    inp.write_text(json.dumps({"x": [1, 2, 3, 4, 5], "w": [1, 10, 100]}))
+    assert main(["run", str(src), "--scheme", "bgv", "--insecure", "--inputs", str(inp)]) == 0
+
+
+def test_cli_layouts_flag(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from eqsat.cli import main
+
+    src = tmp_path / "dist.mlir"
+    src.write_text(eqsat.print_mlir(distances(4)))
+    capsys.readouterr()
+    assert main(["optimize", str(src), "--layouts", "auto", "--json"]) == 0
+    out = capsys.readouterr().out
+    rep = json.loads(out[out.index("{"):])  # (HiGHS may print its banner to stdout first)
+    assert rep["layouts"]["arguments"]["a"]["name"].startswith("aligned")
+    assert rep["after"]["ops"].get("rotate", 0) == 0 and rep["after"]["ops"]["mul"] == 1
