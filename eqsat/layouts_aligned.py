@@ -186,6 +186,8 @@ def aligned(prog: Program) -> list[Packed]:
         return []
     nleaves = len(next(r for r in table if r)[0])  # type: ignore[arg-type]
     W0 = Tp * M
+    if W0 == 1:
+        return []  # one slot: the packing is the program's own scalars
     # the read map of every leaf position: slot t*M + j -> leaf
     reads: list[dict[int, _Leaf]] = [{} for _ in range(nleaves)]
     for j, row in enumerate(table):

@@ -6,31 +6,18 @@ original program evaluated in the clear. Published counts (rotations, ct*ct muls
 Coyote's results table as republished by CHEHAB
 (Modern-Compilers-Lab/CHEHAB generate_statistics_graphs/coyote_results.csv, ``*_fully``
 packings) and the numbers of issue 15 (Coyote's benchmarks: 2x2 matmul 1/1, 3x3 9/1,
-conv 4x2 1/1, 5x3 2/1, distances of two 4-vectors 4/2).
+conv 4x2 1/1, 5x3 2/1, distances of two 4-vectors 4/2); the table with its sources is
+``eqsat.testing.kernels.PUBLISHED`` (``NOT_MET``: the kernels where we stay above).
 """
 
 from __future__ import annotations
 
 import pytest
-from layout_kernels import conv1d, distances, dot, l2, matmul
 
 import eqsat
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
-
-# kernel -> (program builder, published rotations, published muls, source)
-PUBLISHED = {
-    "matmul_2x2": (lambda: matmul(2), 1, 1, "issue 15 (Coyote)"),
-    "matmul_3x3": (lambda: matmul(3), 9, 1, "issue 15 (Coyote); coyote_results.csv matmul_3x3_fully 9 rot 2 mul"),
-    "matmul_4x4": (lambda: matmul(4), 32, 2, "coyote_results.csv matmul_4x4_fully"),
-    "conv_4x2": (lambda: conv1d(4, 2), 1, 1, "issue 15 (Coyote)"),
-    "conv_5x3": (lambda: conv1d(5, 3), 2, 1, "issue 15 (Coyote)"),
-    "distances_4x4": (lambda: distances(4), 4, 2, "issue 15 (Coyote)"),
-    "dot_product_4": (lambda: dot(4), 2, 1, "coyote_results.csv dot_product_4x4_fully"),
-    "dot_product_8": (lambda: dot(8), 3, 1, "coyote_results.csv dot_product_8x8_fully"),
-    "l2_distance_4": (lambda: l2(4), 2, 1, "coyote_results.csv l2_distance_4"),
-    "l2_distance_8": (lambda: l2(8), 3, 2, "coyote_results.csv l2_distance_8"),
-}
+from eqsat.testing.kernels import NOT_MET, PUBLISHED, conv1d, distances, dot, matmul
 
 
 def _run_checked(prog: Program, res: object) -> dict[str, object]:
@@ -54,6 +41,20 @@ def test_chosen_layouts_match_published(kernel: str) -> None:
     _run_checked(prog, res)
 
 
+@pytest.mark.parametrize("kernel", sorted(NOT_MET))
+def test_not_met_yet(kernel: str) -> None:
+    """Hamming: 2 rotations, 1 mul (Coyote: 0 / 2). Max trees: 0 rotations but 2 muls per
+    ``cond`` (the rules do not turn ``c*a + (1-c)*b`` into ``b + c*(a-b)``)."""
+    build, rot, mul, _source = NOT_MET[kernel]
+    prog = build()
+    res = eqsat.optimize(prog, "bgv", layouts="auto")
+    ops = res.report["after"]["ops"]
+    _run_checked(prog, res)
+    if ops.get("rotate", 0) > rot or ops.get("mul", 0) > mul:
+        pytest.xfail(f"{kernel}: {ops.get('rotate', 0)} rotations / {ops.get('mul', 0)} muls, published {rot} / {mul}")
+    raise AssertionError(f"{kernel} now meets the published counts: move it to PUBLISHED")
+
+
 def test_fixed_layouts_are_todays_result() -> None:
     prog = conv1d(4, 2)
     today = eqsat.optimize(prog, "bgv")
@@ -67,7 +68,7 @@ def test_fixed_layouts_are_todays_result() -> None:
 
 
 def test_auto_never_worse_than_fixed() -> None:
-    from layout_kernels import hamming
+    from eqsat.testing.kernels import hamming
 
     for prog in (hamming(4), dot(4)):
         fixed = eqsat.optimize(prog, "bgv", layouts="fixed")
