@@ -5,6 +5,10 @@ Out: an ``OptimizeResult`` whose ``program`` reads packed arguments, with
 ``report["layouts"]`` (per argument and result: name, shape, ciphertexts, slots and the
 slot index of every element; see ``eqsat.layouts``) and ``result.layouts`` (a ``Packed``).
 
+``layouts`` may also map argument names to given layouts (``Layout`` or its JSON): the
+arguments arrive packed so -- the result layout of a producer flows into its consumer --
+and a conversion is paid only where the program needs the tensor whole.
+
 ``fixed`` is today's contract (row-major, one ciphertext per tensor): the pipeline's
 result, unchanged, with the identity layouts reported. ``auto`` optimizes the program
 under every candidate -- row-major, and the aligned packings of ``eqsat.layouts_aligned``
@@ -16,16 +20,22 @@ cost and time.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from eqsat.ir import Program
-from eqsat.layouts import Packed, identity
+from eqsat.layouts import Layout, LayoutError, Packed, identity, repack
 from eqsat.layouts_aligned import aligned
 from eqsat.models.cost import table
 from eqsat.pipeline import OptimizeResult, optimize
 
 
-def optimize_layouts(prog: Program, scheme: str = "bgv", layouts: str = "fixed", **kwargs: Any) -> OptimizeResult:
+def optimize_layouts(
+    prog: Program, scheme: str = "bgv", layouts: str | Mapping[str, Layout | Mapping[str, Any]] = "fixed",
+    **kwargs: Any,
+) -> OptimizeResult:
+    if not isinstance(layouts, str):
+        return _given(prog, scheme, layouts, **kwargs)
     if layouts not in ("fixed", "auto"):
         raise ValueError(f"unknown layouts '{layouts}' (auto or fixed)")
     start = time.perf_counter()
@@ -56,6 +66,25 @@ def optimize_layouts(prog: Program, scheme: str = "bgv", layouts: str = "fixed",
         best.program.meta["layouts"] = best.report["layouts"]
     best.layouts = best_packed  # type: ignore[attr-defined]
     return best
+
+
+def _given(
+    prog: Program, scheme: str, given: Mapping[str, Layout | Mapping[str, Any]], **kwargs: Any
+) -> OptimizeResult:
+    """``prog`` over arguments that arrive in the ``given`` layouts (e.g. the result layout
+    of the program that produced them): reads go to the packed slots, a whole-tensor use
+    gets a conversion, and the optimizer pays for it (rotations, masks)."""
+    lays = {n: v if isinstance(v, Layout) else Layout.from_json(v) for n, v in given.items()}
+    unknown = sorted(set(lays) - {n for n, _ in prog.args})
+    if unknown:
+        raise LayoutError(f"layout for unknown argument(s) {', '.join(unknown)}")
+    packed = repack(prog, lays)
+    res = optimize(packed.program, scheme, **kwargs)
+    res.original = prog
+    res.report["layouts"] = packed.to_json()
+    res.program.meta["layouts"] = res.report["layouts"]
+    res.layouts = packed  # type: ignore[attr-defined]
+    return res
 
 
 def _cts(p: Packed) -> int:

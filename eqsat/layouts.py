@@ -220,50 +220,88 @@ def identity(prog: Program) -> Packed:
 def repack(prog: Program, layouts: Mapping[str, Layout]) -> Packed:
     """``prog`` reading each secret argument from its packed ciphertexts.
 
-    A read of element e becomes a read of e's first position; a use of the whole tensor
-    rebuilds it element by element (a conversion the optimizer prices as slot accesses).
-    Results keep their row-major layout."""
+    The layout flows through: a read of element e reads e's first position; element-wise
+    arithmetic (add, sub, mul, neg) on values of one single-ciphertext layout -- with
+    plaintext operands packed alike by the compiler -- stays packed, and a result still
+    packed is returned so (its layout reported). Any other use of a packed tensor (a
+    rotation, an insert, a whole-tensor result of another layout) converts it back to
+    row-major element by element: slot accesses the optimizer prices and turns into
+    rotations and masks."""
     b = Builder(prog.name, style=prog.style)
     b.meta.update(prog.meta)
-    remap: dict[int, int] = {}
-    packed: dict[str, list[int]] = {}
+    remap: dict[int, int] = {}  # original node -> new node in the original's layout (row-major)
+    lazy: dict[int, tuple[list[int], Layout]] = {}  # original node -> its packed ciphertexts, layout
     for name, ty in prog.args:
         lay = layouts.get(name)
         if lay is None or lay.is_identity() or not ty.secret:
-            remap_arg = b.arg(name, ty)
-            packed[name] = [remap_arg]
+            b.arg(name, ty)
             continue
         if lay.shape != ty.shape:
             raise LayoutError(f"layout of '{name}' is for shape {lay.shape}, the argument has {ty.shape}")
         vty = Type((lay.slots,), ty.elem, True) if lay.slots > 1 or ty.shape else ty
-        packed[name] = [b.arg(an, vty) for an in arg_names(name, lay)]
+        for an in arg_names(name, lay):
+            b.arg(an, vty)
+    arg_ids = {str(n.attrs[0]): i for i, n in enumerate(b.nodes) if n.op == "input"}
+
+    def row(i: int) -> int:
+        """Node ``i`` in its own type (a conversion when it is only packed)."""
+        if i not in remap:
+            cts, lay = lazy[i]
+            ty = prog.nodes[i].type
+            if ty.is_scalar:
+                c, s = lay.positions[0][0]
+                remap[i] = cts[c] if b.type_of(cts[c]).is_scalar else b.extract(cts[c], s)
+            else:
+                elems = [b.extract(cts[ps[0][0]], ps[0][1]) for ps in lay.positions]
+                remap[i] = b.from_elements(elems, ty)
+        return remap[i]
+
+    def packed_const(i: int, lay: Layout) -> int | None:
+        n = prog.nodes[i]
+        if n.op != "const" or n.type.secret or n.type.shape != lay.shape:
+            return None
+        v = n.attrs[0]
+        vals = list(v) if isinstance(v, tuple) else [v] * lay.elements
+        (vec,) = pack(vals, lay)
+        return b.const(tuple(vec), Type((lay.slots,), n.type.elem, False))
+
     for i in prog.live():
         n = prog.nodes[i]
         if n.op == "input":
             name = str(n.attrs[0])
             lay = layouts.get(name)
-            cts = packed[name]
             if lay is None or lay.is_identity() or not n.type.secret:
-                remap[i] = cts[0]
-                continue
-            if n.type.is_scalar:
-                c, s = lay.positions[0][0]
-                remap[i] = cts[c] if b.type_of(cts[c]).is_scalar else b.extract(cts[c], s)
+                remap[i] = arg_ids[name]
             else:
-                elems = [b.extract(cts[ps[0][0]], ps[0][1]) for ps in lay.positions]
-                remap[i] = b.from_elements(elems, n.type)
+                lazy[i] = ([arg_ids[an] for an in arg_names(name, lay)], lay)
             continue
-        if n.op == "extract" and prog.nodes[n.args[0]].op == "input":
-            src = prog.nodes[n.args[0]]
-            lay = layouts.get(str(src.attrs[0]))
-            if lay is not None and not lay.is_identity() and src.type.secret:
-                c, s = lay.positions[int(n.attrs[0])][0]  # type: ignore[call-overload]
-                remap[i] = b.extract(packed[str(src.attrs[0])][c], s)
-                continue
-        remap[i] = b.add_node(n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)
-    out = b.finish([remap[r] for r in prog.results]).compact()
-    lays = {n: layouts.get(n) or row_major(t.shape) for n, t in prog.args if t.secret}
-    return Packed(out, lays, [row_major(prog.nodes[r].type.shape) for r in prog.results])
+        if n.op == "extract" and n.args[0] in lazy and n.args[0] not in remap:
+            cts, lay = lazy[n.args[0]]
+            c, s = lay.positions[int(n.attrs[0])][0]  # type: ignore[call-overload]
+            remap[i] = b.extract(cts[c], s)
+            continue
+        if n.op in ("add", "sub", "mul", "neg") and not n.type.is_scalar:
+            lays = [lazy[a][1] for a in n.args if a in lazy]
+            lay = lays[0] if lays else None
+            if lay is not None and lay.ciphertexts == 1 and lay.slots > 1 and all(x == lay for x in lays):
+                ops = [lazy[a][0][0] if a in lazy else packed_const(a, lay) for a in n.args]
+                if all(o is not None for o in ops):
+                    lazy[i] = ([b.add_node(n.op, tuple(o for o in ops if o is not None), (),
+                                           Type((lay.slots,), n.type.elem, n.type.secret))], lay)
+                    continue
+        remap[i] = b.add_node(n.op, tuple(row(a) for a in n.args), n.attrs, n.type)
+    results: list[int] = []
+    res_lays: list[Layout] = []
+    for r in prog.results:
+        if r in lazy and r not in remap and lazy[r][1].ciphertexts == 1:
+            results.append(lazy[r][0][0])
+            res_lays.append(lazy[r][1])
+        else:
+            results.append(row(r))
+            res_lays.append(row_major(prog.nodes[r].type.shape))
+    out = b.finish(results).compact()
+    arg_lays = {n: layouts.get(n) or row_major(t.shape) for n, t in prog.args if t.secret}
+    return Packed(out, arg_lays, res_lays)
 
 
 def check_packed(orig: Program, packed: Packed, trials: int = 3) -> bool:

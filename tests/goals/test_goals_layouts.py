@@ -136,3 +136,34 @@ def test_cli_layouts_flag(tmp_path, capsys) -> None:  # type: ignore[no-untyped-
     rep = json.loads(out[out.index("{"):])  # (HiGHS may print its banner to stdout first)
     assert rep["layouts"]["arguments"]["a"]["name"].startswith("aligned")
     assert rep["after"]["ops"].get("rotate", 0) == 0 and rep["after"]["ops"]["mul"] == 1
+
+
+def test_a_result_layout_flows_into_its_consumer() -> None:
+    """The matmul's packed result feeds the next program: element-wise work stays packed
+    (no conversion, the result keeps the layout); a rotation needs the row-major tensor,
+    and that conversion is counted."""
+    from eqsat.layout_search import optimize_layouts
+
+    first = eqsat.optimize(matmul(2), "bgv", layouts="auto")
+    clay = first.report["layouts"]["results"][0]
+    assert clay["slots"] == 8
+
+    @eqsat.program(c=eqsat.secret_vector(4))
+    def square_plus(c):  # type: ignore[no-untyped-def]
+        return c * c + 3
+
+    @eqsat.program(c=eqsat.secret_vector(4))
+    def rotated(c):  # type: ignore[no-untyped-def]
+        return eqsat.rotate(c, 1)
+
+    flow = optimize_layouts(square_plus, "bgv", {"c": clay})
+    ops = flow.report["after"]["ops"]
+    assert ops.get("rotate", 0) == ops.get("insert", 0) == ops.get("extract", 0) == 0 and ops["mul"] == 1
+    assert flow.report["layouts"]["results"][0]["slot_index"] == clay["slot_index"]
+    out = eqsat.run(flow.program, {"c": [1, 2, 3, 4]}, "bgv", insecure=True, layouts=flow.report["layouts"])
+    assert out["match"] and out["outputs"] == [[4, 7, 12, 19]]
+    conv = optimize_layouts(rotated, "bgv", {"c": clay})
+    cops = conv.report["after"]["ops"]
+    assert cops.get("rotate", 0) + cops.get("insert", 0) + cops.get("extract", 0) > 0
+    out = eqsat.run(conv.program, {"c": [1, 2, 3, 4]}, "bgv", insecure=True, layouts=conv.report["layouts"])
+    assert out["match"] and out["outputs"] == [[2, 3, 4, 1]]
