@@ -1,0 +1,295 @@
+"""Load-time template vectorizer: an insertion chain as whole-vector operations, by construction.
+
+In: the ``Program`` being loaded (through ``ChainVectorizer``, a base of ``Loader``), after its
+nodes are emitted. Out: for every insertion chain (``insert`` chain or ``from_elements``), a
+vector form unioned with the chain's class (the source stays; extraction chooses by cost).
+
+Each written slot ``s`` holds a scalar element. It is read as a polynomial over *atoms* with
+constant coefficients (``_poly``): an atom is a read ``x[j]`` of a tensor with the chain's slot
+count, keyed by ``(x, (j - s) mod n)`` -- the offset relative to the slot, so every slot of a
+stencil reads the same keys -- a scalar that is the same in every slot (a secret scalar
+argument, broadcast), or a nested sum that a product keeps unexpanded. Sums are flattened and
+products are sorted multisets, so any association or operand order gives one polynomial;
+constants (literals, slots of constant tensors) are the coefficients.
+
+The chain is then ``sum over monomials m of C_m * vec(m)``, where ``vec(m)`` is the product of
+``Rot(x, offset)`` (a broadcast for a uniform scalar) and ``C_m`` is the per-slot coefficient
+vector: 0 where a slot lacks the monomial (zero padding reads outside the image: the same
+template with that read masked), the slot's constant elsewhere. Monomials are grouped by
+their support (the slots that hold them):
+
+* monomials with one coefficient on their support: summed, the linear ones of one input as a
+  ``LinRot`` polynomial (so separable stencils factor), then placed with one ``Gather`` mask
+  (none when the support is every slot);
+* monomials whose coefficient varies by slot: ``vec(m) * Dense(C_m)``;
+* the constant term: ``Num`` when uniform over all slots, else ``Dense``.
+
+A slot whose element is not such a polynomial keeps its ``Place``; unwritten slots of the
+chain's base keep their ``Gather``. The form is emitted only when it has no more monomials than
+vectorized slots (else it is the slot-by-slot program again) -- a property of the chain, not
+of any kernel.
+"""
+
+from __future__ import annotations
+
+from eqsat.algebra import rotpoly
+from eqsat.algebra.slot_keys import dense_key, set_key
+from eqsat.egraph.canonical import _is_zero
+from eqsat.egraph.summaries import Summaries
+
+Atom = tuple  # ("r", tensor, offset) | ("u", scalar node) | ("s", nested polynomial key)
+Mono = tuple[Atom, ...]  # a sorted multiset of atoms; () is the constant monomial
+Poly = dict[Mono, int | float]
+
+
+def _add_into(acc: Poly, p: Poly, scale: int | float) -> None:
+    for m, c in p.items():
+        v = acc.get(m, 0) + scale * c
+        if v:
+            acc[m] = v
+        else:
+            acc.pop(m, None)
+
+
+def _key(p: Poly) -> tuple:
+    return tuple(sorted(p.items(), key=repr))
+
+
+class ChainVectorizer(Summaries):
+    """Emits the vector forms of the insertion chains of the program being loaded."""
+
+    def _vectorize_chains(self) -> None:
+        """Union every chain top with its vector form (``_vector_form``); called by ``load``
+        after the live nodes are emitted, so every tensor and scalar the forms read is named."""
+        self._vec_memo: dict[tuple, int] = {}
+        for i in self.prog.live():
+            n = self.prog.nodes[i]
+            if i not in self.name:
+                continue
+            if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
+                form = self._vector_form(i)
+                if form is not None:
+                    self.unions.append((self.name[i], form))
+
+    # -- templates -----------------------------------------------------------------
+    def _poly(self, e: int, slot: int, n: int, memo: dict[int, Poly | None]) -> Poly | None:
+        """Element ``e`` written at ``slot`` of an ``n``-slot chain as a polynomial over atoms
+        (reads relative to ``slot``, uniform scalars, nested sums), or None."""
+        if e in memo:
+            return memo[e]
+        memo[e] = None  # a cycle cannot occur in an SSA DAG; this guards re-entry only
+        node = self.prog.nodes[e]
+        c = self._scalar_const(e)
+        out: Poly | None
+        if c is not None:
+            out = {(): c} if c else {}
+        elif node.op == "extract":
+            src = self.prog.nodes[node.args[0]]
+            j = int(node.attrs[0])  # type: ignore[call-overload]
+            if src.type.slots == n and not src.type.is_scalar:
+                out = {(("r", node.args[0], (j - slot) % n),): 1}
+            else:
+                out = self._uniform(e)
+        elif node.op in ("add", "sub"):
+            a = self._poly(node.args[0], slot, n, memo)
+            b = self._poly(node.args[1], slot, n, memo)
+            if a is None or b is None:
+                out = None
+            else:
+                out = dict(a)
+                _add_into(out, b, 1 if node.op == "add" else -1)
+        elif node.op == "neg":
+            a = self._poly(node.args[0], slot, n, memo)
+            out = None if a is None else {m: -v for m, v in a.items()}
+        elif node.op == "mul":
+            a = self._poly(node.args[0], slot, n, memo)
+            b = self._poly(node.args[1], slot, n, memo)
+            out = None if a is None or b is None else _mul(a, b)
+        elif node.op in ("input",) and node.type.is_scalar:
+            out = self._uniform(e)
+        else:
+            out = None
+        memo[e] = out
+        return out
+
+    def _uniform(self, e: int) -> Poly | None:
+        """A scalar the same in every slot (broadcast), when it has a term of its own."""
+        if e in self.name and self.prog.nodes[e].type.is_scalar:
+            return {(("u", e),): 1}
+        return None
+
+    def _scalar_const(self, i: int) -> int | float | None:
+        value = self._int_const(i)
+        if value is not None:
+            return value
+        n = self.prog.nodes[i]
+        if n.op == "const" and n.type.is_scalar and isinstance(n.attrs[0], float):
+            return n.attrs[0]
+        return None
+
+    # -- the vector form -------------------------------------------------------------
+    def _vector_form(self, top: int) -> int | None:
+        node = self.prog.nodes[top]
+        n = node.type.slots
+        written: dict[int, int] = {}
+        base: int | None = None
+        if node.op == "from_elements":
+            written = dict(enumerate(node.args))
+        else:
+            cur = top
+            while self.prog.nodes[cur].op == "insert":
+                c = self.prog.nodes[cur]
+                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
+                cur = c.args[1]
+            base = cur
+        polys: dict[int, Poly] = {}
+        places: list[int] = []
+        for slot, e in sorted(written.items()):
+            p = self._poly(e, slot, n, {})
+            if p is None:
+                if e not in self.name:
+                    return None
+                places.append(self.node("Place", self.name[e], slot, n))
+            else:
+                polys[slot] = p
+        monos: dict[Mono, dict[int, int | float]] = {}
+        for slot, p in polys.items():
+            for m, c in p.items():
+                monos.setdefault(m, {})[slot] = c
+        nonconst = [m for m in monos if m]
+        if not polys or len(nonconst) > len(polys) or any(self._atom_vec_missing(m) for m in nonconst):
+            return None
+        everything = len(polys) == n
+        parts: list[int] = list(places)
+        by_support: dict[tuple[int, ...], list[tuple[Mono, int | float]]] = {}
+        for m in sorted(nonconst, key=repr):
+            coefs = monos[m]
+            values = set(coefs.values())
+            if len(values) == 1:
+                by_support.setdefault(tuple(sorted(coefs)), []).append((m, values.pop()))
+            else:
+                dense = tuple(coefs.get(j, 0) for j in range(n))
+                parts.append(self.node("Mul", self._mono_vec(m, n), self._dense(dense, n)))
+        for support, terms in sorted(by_support.items()):
+            group = self._group_sum(terms, n)
+            if len(support) == n:
+                parts.append(group)
+            else:
+                parts.append(self.node("Gather", group, 0, set_key(support), n))
+        consts = monos.get((), {})
+        if consts:
+            dense = tuple(consts.get(j, 0) for j in range(n))
+            if everything and len(set(dense)) == 1:
+                parts.append(self._num(dense[0], n))
+            else:
+                parts.append(self._dense(dense, n))
+        if base is not None:
+            surviving = [j for j in range(n) if j not in written]
+            if surviving and not _is_zero(self.prog, base):
+                if base not in self.name:
+                    return None
+                parts.append(self.node("Gather", self.name[base], 0, set_key(surviving), n))
+        if not parts:
+            return self._num(0, n)
+        return self._balanced("Add", parts)
+
+    def _atom_vec_missing(self, m: Mono) -> bool:
+        for a in m:
+            if a[0] == "r" and a[1] not in self.name:
+                return True
+            if a[0] == "s" and any(self._atom_vec_missing(mm) for mm, _ in a[1]):
+                return True
+        return False
+
+    def _group_sum(self, terms: list[tuple[Mono, int | float]], n: int) -> int:
+        """The sum of ``c * vec(m)``; linear monomials of one tensor as one ``LinRot``."""
+        linear: dict[int, dict[int, int]] = {}
+        parts: list[int] = []
+        for m, c in terms:
+            if len(m) == 1 and m[0][0] == "r" and isinstance(c, int):
+                q = linear.setdefault(m[0][1], {})
+                q[m[0][2]] = q.get(m[0][2], 0) + c
+            else:
+                parts.append(self._scaled(self._mono_vec(m, n), c, n))
+        for x, q in sorted(linear.items()):
+            poly = rotpoly.normalize(q, n)
+            if not poly:
+                continue
+            if len(poly) == 1:
+                (k, c), = poly.items()
+                parts.append(self._scaled(self._rot(self.name[x], k), c, n))
+            else:
+                parts.append(self.node("LinRot", self.name[x], rotpoly.key(poly, n), n))
+        return self._balanced("Add", parts)
+
+    def _scaled(self, v: int, c: int | float, n: int) -> int:
+        if c == 1:
+            return v
+        if c == -1:
+            return self.node("Neg", v)
+        return self.node("Mul", v, self._num(c, n))
+
+    def _mono_vec(self, m: Mono, n: int) -> int:
+        memo_key = ("m", m, n)
+        if memo_key in self._vec_memo:
+            return self._vec_memo[memo_key]
+        factors = []
+        for a in m:
+            if a[0] == "r":
+                factors.append(self._rot(self.name[a[1]], a[2]))
+            elif a[0] == "u":
+                factors.append(self._splat(self.name[a[1]], n))
+            else:
+                inner = [(mm, c) for mm, c in a[1] if mm]
+                const = [c for mm, c in a[1] if not mm]
+                parts = [self._scaled(self._mono_vec(mm, n), c, n) for mm, c in inner]
+                parts += [self._num(c, n) for c in const]
+                factors.append(self._balanced("Add", parts))
+        out = self._balanced("Mul", factors)
+        self._vec_memo[memo_key] = out
+        return out
+
+    def _rot(self, v: int, k: int) -> int:
+        if k == 0:
+            return v
+        key = ("rot", v, k)
+        if key not in self._vec_memo:
+            self._vec_memo[key] = self.node("Rot", v, k)
+        return self._vec_memo[key]
+
+    def _splat(self, s: int, n: int) -> int:
+        key = ("splat", s, n)
+        if key not in self._vec_memo:
+            self._vec_memo[key] = self.node("Splat", s, n)
+        return self._vec_memo[key]
+
+    def _num(self, c: int | float, n: int) -> int:
+        return self.node("NumF", float(c), n) if isinstance(c, float) else self.node("Num", int(c), n)
+
+    def _dense(self, values: tuple[int | float, ...], n: int) -> int:
+        if any(isinstance(v, float) for v in values):
+            values = tuple(float(v) for v in values)
+        return self.node("Dense", dense_key(values), n)
+
+
+def _mul(a: Poly, b: Poly) -> Poly:
+    """The product of two polynomials: a constant scales; two monomials multiply; a sum of
+    several terms stays a nested factor (no expansion: its ct x ct products stay shared)."""
+    for x, y in ((a, b), (b, a)):
+        if len(x) == 1 and () in x:
+            c = x[()]
+            return {m: c * v for m, v in y.items()}
+    if not a or not b:
+        return {}
+    fa, ca = _as_factor(a)
+    fb, cb = _as_factor(b)
+    return {tuple(sorted(fa + fb, key=repr)): ca * cb}
+
+
+def _as_factor(p: Poly) -> tuple[Mono, int | float]:
+    """``p`` as (atoms, coefficient): a single monomial is its atoms, a sum one nested atom."""
+    if len(p) == 1:
+        ((m, c),) = p.items()
+        return m, c
+    return (("s", _key(p)),), 1
+
