@@ -62,6 +62,7 @@ class ChainVectorizer(Summaries):
         """Union every chain top with its vector form (``_vector_form``); called by ``load``
         after the live nodes are emitted, so every tensor and scalar the forms read is named."""
         self._vec_memo: dict[tuple, int] = {}
+        self.vector_first_id = self._next  # rows from here on are the vector forms'
         for i in self.prog.live():
             n = self.prog.nodes[i]
             if i not in self.name:
@@ -154,8 +155,8 @@ class ChainVectorizer(Summaries):
                 polys[slot] = p
         monos: dict[Mono, dict[int, int | float]] = {}
         for slot, p in polys.items():
-            for m, c in p.items():
-                monos.setdefault(m, {})[slot] = c
+            for m, coef in p.items():
+                monos.setdefault(m, {})[slot] = coef
         nonconst = [m for m in monos if m]
         if not polys or len(nonconst) > len(polys) or any(self._atom_vec_missing(m) for m in nonconst):
             return None
