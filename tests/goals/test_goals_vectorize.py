@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 from eqsat.backend import run_program
+from goals import assert_optimizes
 
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize
 from eqsat.testing.vector_kernels import BOX2, BOX3, SOBEL_GX, SOBEL_GY, STYLES, lin_reg, stencil
-from goals import assert_optimizes
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
 NO_SLOT_ACCESS = {"extract": 0, "insert": 0}
