@@ -59,8 +59,9 @@ class ChainVectorizer(Summaries):
     """Emits the vector forms of the insertion chains of the program being loaded."""
 
     def _vectorize_chains(self) -> None:
-        """Union every chain top with its vector form (``_vector_form``); called by ``load``
-        after the live nodes are emitted, so every tensor and scalar the forms read is named."""
+        """Union every chain top with its vector form (``_vector_form``), and several scalar
+        results with slots of one (``_vectorize_results``); called by ``load`` after the live
+        nodes are emitted, so every tensor and scalar the forms read is named."""
         self._vec_memo: dict[tuple, int] = {}
         self.vector_first_id = self._next  # rows from here on are the vector forms'
         for i in self.prog.live():
@@ -71,6 +72,49 @@ class ChainVectorizer(Summaries):
                 form = self._vector_form(i)
                 if form is not None:
                     self.unions.append((self.name[i], form))
+        self._vectorize_results()
+
+    def _vectorize_results(self) -> None:
+        """Several scalar results: result number ``k`` among them is slot ``k`` of one vector
+        form over the tensors they read (the other slots are free), unioned as ``Ext(V, k)``."""
+        results = [r for r in dict.fromkeys(self.prog.results) if self.prog.nodes[r].type.is_scalar and r in self.name]
+        if len(results) < 2:
+            return
+        widths = sorted({self.prog.nodes[x].type.slots for x in self._reads(results)})
+        for n in widths:
+            if n < len(results):
+                continue
+            polys: dict[int, Poly] = {}
+            for k, r in enumerate(results):
+                p = self._poly(r, k, n, {})
+                if p is not None:
+                    polys[k] = p
+            if len(polys) < 2:
+                continue
+            parts = self._slots_form(polys, n, set(polys))
+            if parts is None:
+                continue
+            vec = self._balanced("Add", parts)
+            for k in polys:
+                self.unions.append((self.name[results[k]], self.node("Ext", vec, k)))
+            return
+
+    def _reads(self, roots: list[int]) -> set[int]:
+        """The tensors whose slots the scalar arithmetic under ``roots`` extracts."""
+        out: set[int] = set()
+        seen: set[int] = set()
+        stack = list(roots)
+        while stack:
+            i = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            node = self.prog.nodes[i]
+            if node.op == "extract":
+                out.add(node.args[0])
+            elif node.op in ("add", "sub", "mul", "neg"):
+                stack.extend(node.args)
+        return out
 
     # -- templates -----------------------------------------------------------------
     def _poly(self, e: int, slot: int, n: int, memo: dict[int, Poly | None]) -> Poly | None:
@@ -153,6 +197,24 @@ class ChainVectorizer(Summaries):
                 places.append(self.node("Place", self.name[e], slot, n))
             else:
                 polys[slot] = p
+        parts = self._slots_form(polys, n, set(range(n)))
+        if parts is None:
+            return None
+        parts += places
+        if base is not None:
+            surviving = [j for j in range(n) if j not in written]
+            if surviving and not _is_zero(self.prog, base):
+                if base not in self.name:
+                    return None
+                parts.append(self.node("Gather", self.name[base], 0, set_key(surviving), n))
+        if not parts:
+            return self._num(0, n)
+        return self._balanced("Add", parts)
+
+    def _slots_form(self, polys: dict[int, Poly], n: int, care: set[int]) -> list[int] | None:
+        """The terms of ``sum_m C_m * vec(m)`` that hold polynomial ``polys[s]`` in each slot
+        ``s``; the slots of ``care`` outside ``polys`` hold 0, other slots anything. None when
+        there is nothing to share (more monomials than slots) or a read has no term."""
         monos: dict[Mono, dict[int, int | float]] = {}
         for slot, p in polys.items():
             for m, coef in p.items():
@@ -160,8 +222,7 @@ class ChainVectorizer(Summaries):
         nonconst = [m for m in monos if m]
         if not polys or len(nonconst) > len(polys) or any(self._atom_vec_missing(m) for m in nonconst):
             return None
-        everything = len(polys) == n
-        parts: list[int] = list(places)
+        parts: list[int] = []
         by_support: dict[tuple[int, ...], list[tuple[Mono, int | float]]] = {}
         for m in sorted(nonconst, key=repr):
             coefs = monos[m]
@@ -173,26 +234,19 @@ class ChainVectorizer(Summaries):
                 parts.append(self.node("Mul", self._mono_vec(m, n), self._dense(dense, n)))
         for support, terms in sorted(by_support.items()):
             group = self._group_sum(terms, n)
-            if len(support) == n:
+            if care.issubset(support):
                 parts.append(group)
             else:
                 parts.append(self.node("Gather", group, 0, set_key(support), n))
         consts = monos.get((), {})
         if consts:
             dense = tuple(consts.get(j, 0) for j in range(n))
-            if everything and len(set(dense)) == 1:
-                parts.append(self._num(dense[0], n))
+            values = {dense[j] for j in care}
+            if len(values) == 1 and care.issubset(consts):
+                parts.append(self._num(values.pop(), n))
             else:
                 parts.append(self._dense(dense, n))
-        if base is not None:
-            surviving = [j for j in range(n) if j not in written]
-            if surviving and not _is_zero(self.prog, base):
-                if base not in self.name:
-                    return None
-                parts.append(self.node("Gather", self.name[base], 0, set_key(surviving), n))
-        if not parts:
-            return self._num(0, n)
-        return self._balanced("Add", parts)
+        return parts
 
     def _atom_vec_missing(self, m: Mono) -> bool:
         for a in m:

@@ -140,3 +140,15 @@ def test_the_source_stays_when_slots_share_nothing() -> None:
     res = optimize(prog)
     before, after = res.report["before"], res.report["after"]  # type: ignore[index]
     assert after["cost"] <= before["cost"]  # type: ignore[index]
+
+
+def test_several_scalar_results_share_one_vector_form() -> None:
+    """Four returned scalars ``x[k] * y[k] + 3``: one ct x ct multiplication instead of four,
+    each result read from its slot."""
+    n = 8
+    b = Builder("four_scalars")
+    ty = Type((n,), "i16", True)
+    x, y = b.arg("x", ty), b.arg("y", ty)
+    three = b.const(3, Type((), "i16", False))
+    prog = b.finish([b.add(b.mul(b.extract(x, k), b.extract(y, k)), three) for k in range(4)])
+    assert_optimizes(prog, mul=1, insert=0)
