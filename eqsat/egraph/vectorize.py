@@ -63,6 +63,8 @@ class ChainVectorizer(Summaries):
         results with slots of one (``_vectorize_results``); called by ``load`` after the live
         nodes are emitted, so every tensor and scalar the forms read is named."""
         self._vec_memo: dict[tuple, int] = {}
+        self._nested: dict[int, dict[int, Poly]] = {}
+        self._nested_id = 0
         self.vector_first_id = self._next  # rows from here on are the vector forms'
         for i in self.prog.live():
             n = self.prog.nodes[i]
@@ -91,6 +93,7 @@ class ChainVectorizer(Summaries):
                     polys[k] = p
             if len(polys) < 2:
                 continue
+            polys = self._align_nested(polys)
             parts = self._slots_form(polys, n, set(polys))
             if parts is None:
                 continue
@@ -172,6 +175,97 @@ class ChainVectorizer(Summaries):
             return n.attrs[0]
         return None
 
+    # -- nested sums ---------------------------------------------------------------------
+    def _align_nested(self, polys: dict[int, Poly]) -> dict[int, Poly]:
+        """Nested sums (a product's factors that are sums, ``("s", key)`` atoms) that differ
+        between slots only by missing terms -- a zero-padded ``gx`` at an edge -- become one
+        atom ``("S", r)``: the sum over the terms of the largest variant ``r``, each with a
+        per-slot coefficient (0 where the slot's variant lacks it; ``_slots_form`` builds
+        it). A factor that is one read inside such a sum (a corner's ``x[i] * x[i]``) joins it
+        when the product it then forms exists in another slot. Per slot the value is exact
+        whatever variant is chosen; only sharing depends on the choice."""
+        self._nested_id += 1
+        self._nested = {}
+        self._joined: list[tuple[int, int, Atom]] = []  # (sum, slot, read) joined by _join_reads
+        variants: dict[tuple, Poly] = {}
+        for p in polys.values():
+            for m in p:
+                for a in m:
+                    if a[0] == "s" and all(b[0] != "s" for mm, _ in a[1] for b in mm):
+                        variants[a[1]] = dict(a[1])
+        if not variants:
+            return polys
+        sets = {k: frozenset(v) for k, v in variants.items()}
+        tops = {t for t in sets.values() if not any(t < u for u in sets.values())}
+        maximal = sorted(tops, key=lambda t: sorted(map(repr, t)))
+        rep_of_set = {t: r for r, t in enumerate(maximal)}
+
+        def rep(k: tuple) -> int:
+            t = sets[k]
+            cands = [u for u in maximal if t <= u]
+            return rep_of_set[min(cands, key=len)]
+
+        assign: dict[tuple[int, int], tuple] = {}  # (representative, slot) -> variant key
+        out: dict[int, Poly] = {}
+        pending: list[tuple[int, Mono, int | float]] = []
+        mapped_keys: set[Mono] = set()
+        for slot, p in polys.items():
+            q: Poly = {}
+            for m, c in p.items():
+                atoms = []
+                for a in m:
+                    if a[0] == "s" and a[1] in variants:
+                        r = rep(a[1])
+                        if assign.setdefault((r, slot), a[1]) == a[1]:
+                            atoms.append(("S", r))
+                            continue
+                    atoms.append(a)
+                key = tuple(sorted(atoms, key=repr))
+                if key != m:
+                    mapped_keys.add(key)
+                elif len(m) >= 2 and any(a[0] == "r" for a in m):
+                    pending.append((slot, m, c))
+                    continue
+                q[key] = q.get(key, 0) + c
+            out[slot] = q
+        for slot, m, c in pending:  # single reads that join an aligned sum
+            key = self._join_reads(slot, m, maximal, mapped_keys, assign)
+            q = out[slot]
+            q[key] = q.get(key, 0) + c
+        for (r, slot), k in assign.items():
+            if k in variants:
+                self._nested.setdefault(r, {})[slot] = variants[k]
+        for r, slot, read in self._joined:
+            self._nested.setdefault(r, {})[slot] = {(read,): 1}
+        return {slot: {m: c for m, c in q.items() if c} for slot, q in out.items()}
+
+    def _join_reads(self, slot: int, m: Mono, maximal: list[frozenset], mapped_keys: set[Mono],
+                    assign: dict[tuple[int, int], tuple]) -> Mono:
+        """``m`` with its reads replaced by aligned sums holding them, when the result is a
+        product another slot forms; else ``m``."""
+        options: list[list[Atom]] = []
+        for a in m:
+            opts: list[Atom] = [a]
+            if a[0] == "r":
+                opts += [("S", r) for r, t in enumerate(maximal) if (a,) in t]
+            options.append(opts)
+        combos: list[list[Atom]] = [[]]
+        for opts in options:  # the first 64 choices bound the work on long products
+            combos = [[*c, o] for c in combos for o in opts][:64]
+        for combo in combos:
+            key = tuple(sorted(combo, key=repr))
+            if key == m or key not in mapped_keys:
+                continue
+            joins = {(o[1], a) for o, a in zip(combo, m, strict=True) if o[0] == "S" and a[0] == "r"}
+            reps = {r for r, _ in joins}
+            if len(joins) != len(reps) or any((r, slot) in assign for r in reps):
+                continue  # one variant per sum and slot
+            for r, a in joins:
+                assign[(r, slot)] = ("joined", a)
+                self._joined.append((r, slot, a))
+            return key
+        return m
+
     # -- the vector form -------------------------------------------------------------
     def _vector_form(self, top: int) -> int | None:
         node = self.prog.nodes[top]
@@ -197,6 +291,7 @@ class ChainVectorizer(Summaries):
                 places.append(self.node("Place", self.name[e], slot, n))
             else:
                 polys[slot] = p
+        polys = self._align_nested(polys)
         parts = self._slots_form(polys, n, set(range(n)))
         if parts is None:
             return None
@@ -211,16 +306,17 @@ class ChainVectorizer(Summaries):
             return self._num(0, n)
         return self._balanced("Add", parts)
 
-    def _slots_form(self, polys: dict[int, Poly], n: int, care: set[int]) -> list[int] | None:
+    def _slots_form(self, polys: dict[int, Poly], n: int, care: set[int], nested: bool = False) -> list[int] | None:
         """The terms of ``sum_m C_m * vec(m)`` that hold polynomial ``polys[s]`` in each slot
         ``s``; the slots of ``care`` outside ``polys`` hold 0, other slots anything. None when
-        there is nothing to share (more monomials than slots) or a read has no term."""
+        there is nothing to share (more monomials than slots, unless ``nested``: a nested sum
+        is built once whatever it holds) or a read has no term."""
         monos: dict[Mono, dict[int, int | float]] = {}
         for slot, p in polys.items():
             for m, coef in p.items():
                 monos.setdefault(m, {})[slot] = coef
         nonconst = [m for m in monos if m]
-        if not polys or len(nonconst) > len(polys) or any(self._atom_vec_missing(m) for m in nonconst):
+        if not polys or (len(nonconst) > len(polys) and not nested) or any(self._atom_vec_missing(m) for m in nonconst):
             return None
         parts: list[int] = []
         by_support: dict[tuple[int, ...], list[tuple[Mono, int | float]]] = {}
@@ -254,6 +350,8 @@ class ChainVectorizer(Summaries):
                 return True
             if a[0] == "s" and any(self._atom_vec_missing(mm) for mm, _ in a[1]):
                 return True
+            if a[0] == "S" and any(self._atom_vec_missing(mm) for v in self._nested[a[1]].values() for mm in v):
+                return True
         return False
 
     def _group_sum(self, terms: list[tuple[Mono, int | float]], n: int) -> int:
@@ -285,7 +383,7 @@ class ChainVectorizer(Summaries):
         return self.node("Mul", v, self._num(c, n))
 
     def _mono_vec(self, m: Mono, n: int) -> int:
-        memo_key = ("m", m, n)
+        memo_key = ("m", m, n, self._nested_id if any(a[0] == "S" for a in m) else 0)
         if memo_key in self._vec_memo:
             return self._vec_memo[memo_key]
         factors = []
@@ -294,6 +392,12 @@ class ChainVectorizer(Summaries):
                 factors.append(self._rot(self.name[a[1]], a[2]))
             elif a[0] == "u":
                 factors.append(self._splat(self.name[a[1]], n))
+            elif a[0] == "S":  # an aligned nested sum: its own per-slot form (``_align_nested``)
+                variants = self._nested[a[1]]
+                terms = self._slots_form(variants, n, set(variants), nested=True)
+                if terms is None:  # pragma: no cover - _atom_vec_missing ruled it out
+                    raise AssertionError("nested sum without a form")
+                factors.append(self._balanced("Add", terms))
             else:
                 inner = [(mm, c) for mm, c in a[1] if mm]
                 const = [c for mm, c in a[1] if not mm]

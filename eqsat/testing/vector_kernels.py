@@ -7,7 +7,9 @@ suites write them:
 * ``lin_reg(n, style)``: CHEHAB's linear regression ``out[i] = v2[i] + (5 * v1[i] + 2)``;
 * ``stencil(h, w, weights, padding, style)``: a 2-D stencil over a row-major ``h x w`` image
   (``padding="zero"``: reads outside the image are absent; ``"wrap"``: indices wrap mod n);
-  ``BOX3``, ``SOBEL_GX``, ``SOBEL_GY``, ``BOX2`` are the weight tables.
+  ``BOX3``, ``SOBEL_GX``, ``SOBEL_GY``, ``BOX2`` are the weight tables;
+* ``roberts_cross(h, w, padding, style)`` and ``sobel_magnitude(h, w, style)``: squares of
+  differences / of the Sobel gradients (products of sums).
 
 Styles: ``"insert"`` (a chain of inserts into an empty tensor, terms in reading order),
 ``"from_elements"`` (one ``from_elements``), ``"swapped"`` (insert chain, operands swapped
@@ -101,4 +103,57 @@ def stencil(h: int, w: int, weights: Sequence[Sequence[int]], padding: str = "ze
                         e = b.mul(k, e) if style == "swapped" else b.mul(e, k)
                     terms.append(e)
             elems.append(_sum(b, terms, style) if terms else b.const(0, sc))
+    return b.finish([_chain(b, elems, ty, style)])
+
+
+def roberts_cross(h: int, w: int, padding: str = "zero", style: str = "insert") -> Program:
+    """``out = (x[r, c] - x[r+1, c+1])^2 + (x[r, c+1] - x[r+1, c])^2`` (HECO's Roberts cross);
+    with zero padding a difference loses its absent reads (``x[r, c]`` alone at the last row)."""
+    n = h * w
+    b = Builder(f"roberts_{h}x{w}_{padding}_{style}")
+    ty = Type((h, w), "i16", True)
+    x = b.arg("x", ty)
+
+    def read(r: int, c: int) -> int | None:
+        if padding == "zero" and not (0 <= r < h and 0 <= c < w):
+            return None
+        return b.extract(x, (r * w + c) % n)
+
+    def diff(a: int | None, c: int | None) -> int:
+        if c is None:
+            return a if a is not None else b.const(0, Type((), "i16", False))
+        if a is None:
+            return b.neg(c)
+        return b.sub(a, c)
+
+    elems = []
+    for r in range(h):
+        for c in range(w):
+            g1, g2 = diff(read(r, c), read(r + 1, c + 1)), diff(read(r, c + 1), read(r + 1, c))
+            sq = [b.mul(g1, g1), b.mul(g2, g2)]
+            elems.append(b.add(sq[1], sq[0]) if style == "swapped" else b.add(sq[0], sq[1]))
+    return b.finish([_chain(b, elems, ty, style)])
+
+
+def sobel_magnitude(h: int, w: int, style: str = "insert") -> Program:
+    """``gx^2 + gy^2`` of the zero-padded Sobel stencils (products of sums whose terms go
+    missing at the edges)."""
+    b = Builder(f"sobel_magnitude_{h}x{w}_{style}")
+    ty = Type((h, w), "i16", True)
+    x = b.arg("x", ty)
+    sc = Type((), "i16", False)
+    elems = []
+    for r in range(h):
+        for c in range(w):
+            grads = []
+            for table in (SOBEL_GX, SOBEL_GY):
+                terms = []
+                for dr, row in enumerate(table):
+                    for dc, wt in enumerate(row):
+                        rr, cc = r + dr - 1, c + dc - 1
+                        if wt and 0 <= rr < h and 0 <= cc < w:
+                            e, k = b.extract(x, rr * w + cc), b.const(wt, sc)
+                            terms.append(b.mul(k, e) if style == "swapped" else b.mul(e, k))
+                grads.append(_sum(b, terms, style))
+            elems.append(b.add(b.mul(grads[0], grads[0]), b.mul(grads[1], grads[1])))
     return b.finish([_chain(b, elems, ty, style)])

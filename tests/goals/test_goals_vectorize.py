@@ -18,7 +18,17 @@ from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize
-from eqsat.testing.vector_kernels import BOX2, BOX3, SOBEL_GX, SOBEL_GY, STYLES, lin_reg, stencil
+from eqsat.testing.vector_kernels import (
+    BOX2,
+    BOX3,
+    SOBEL_GX,
+    SOBEL_GY,
+    STYLES,
+    lin_reg,
+    roberts_cross,
+    sobel_magnitude,
+    stencil,
+)
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
 NO_SLOT_ACCESS = {"extract": 0, "insert": 0}
@@ -152,3 +162,21 @@ def test_several_scalar_results_share_one_vector_form() -> None:
     three = b.const(3, Type((), "i16", False))
     prog = b.finish([b.add(b.mul(b.extract(x, k), b.extract(y, k)), three) for k in range(4)])
     assert_optimizes(prog, mul=1, insert=0)
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("padding", ["zero", "wrap"])
+def test_roberts_cross_squares_of_masked_differences(padding: str, style: str) -> None:
+    """Zero padding drops reads at the last row and column; the differences stay one nested
+    template with masked terms: 3 rotations, 2 ct x ct multiplications (HECO: 2 muls)."""
+    res = assert_optimizes(roberts_cross(4, 4, padding, style), rotate=3, mul=2, **NO_SLOT_ACCESS)
+    if padding == "zero" and style == "insert":
+        enc = run_program(res.program, random_inputs(res.program, 9), "bgv", insecure=True, seed=9)
+        assert enc["match"], f"encrypted run does not match: {enc['outputs']} != {enc['reference']}"
+
+
+@pytest.mark.parametrize("style", ["insert", "swapped"])
+def test_sobel_magnitude_zero_padded(style: str) -> None:
+    """gx^2 + gy^2 with zero padding: one rotation per distinct offset (8), 2 ct x ct
+    multiplications (the slot-by-slot rules left 23 rotations and 18 multiplications)."""
+    assert_optimizes(sobel_magnitude(4, 4, style), at_most={"rotate": 8}, mul=2, **NO_SLOT_ACCESS)
