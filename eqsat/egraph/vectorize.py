@@ -364,16 +364,33 @@ class ChainVectorizer(Summaries):
                 q[m[0][2]] = q.get(m[0][2], 0) + c
             else:
                 parts.append(self._scaled(self._mono_vec(m, n), c, n))
-        for x, q in sorted(linear.items()):
-            poly = rotpoly.normalize(q, n)
-            if not poly:
-                continue
-            if len(poly) == 1:
-                (k, c), = poly.items()
-                parts.append(self._scaled(self._rot(self.name[x], k), c, n))
-            else:
-                parts.append(self.node("LinRot", self.name[x], rotpoly.key(poly, n), n))
+        polys = {x: p for x, q in sorted(linear.items()) if (p := rotpoly.normalize(q, n))}
+        # one rotation shared by several inputs: sum_x LinRot(x, p_x) = rot(sum_x LinRot(x,
+        # rho^-s p_x), s) for the offset s that the most inputs read (ties: the smallest |s|)
+        count: dict[int, int] = {}
+        for p in polys.values():
+            for k in p:
+                count[k] = count.get(k, 0) + 1
+        s = min(count, key=lambda k: (-count[k], abs(k), k)) if len(polys) >= 2 else 0
+        if polys:
+            direct = self._balanced("Add", [self._linear_term(x, p, n) for x, p in polys.items()])
+            if s:
+                inner = [self._linear_term(x, rotpoly.shift(p, -s, n), n) for x, p in polys.items()]
+                self.unions.append((direct, self._rot(self._balanced("Add", inner), s % n)))
+            parts.append(direct)
         return self._balanced("Add", parts)
+
+    def _linear_term(self, x: int, poly: dict[int, int], n: int) -> int:
+        """``LinRot(x, poly)`` as its direct sum of scaled rotations (one per term, shared by
+        the whole program), unioned with the centered core rotated (the realization rules --
+        factorizations of stencils and reductions -- fire on canonical keys)."""
+        terms = [self._scaled(self._rot(self.name[x], k % n), c, n) for k, c in poly.items()]
+        direct = self._balanced("Add", terms)
+        if len(poly) > 1:
+            shift, core = rotpoly.centered(poly, n)
+            lin = self._rot(self.node("LinRot", self.name[x], rotpoly.key(core, n), n), shift % n)
+            self.unions.append((direct, lin))
+        return direct
 
     def _scaled(self, v: int, c: int | float, n: int) -> int:
         if c == 1:
