@@ -273,17 +273,19 @@ def constant_values(prog: Program | Any, i: int, cache: dict[int, tuple[int, ...
         elif n.op == "empty":
             out = (0,) * slots
         elif n.op in ("add", "sub", "mul", "neg", "splat", "extract", "rotate"):
-            args = [constant_values(prog, a, cache) for a in n.args]
-            if all(a is not None for a in args):
-                vs = [a if len(a) == slots else a * slots for a in args]  # type: ignore[operator,arg-type]
+            got = [constant_values(prog, a, cache) for a in n.args]
+            args: list[tuple[int, ...]] = [a for a in got if a is not None]
+            if len(args) == len(got):
+                vs = [a if len(a) == slots else a * slots for a in args]
+                attr = int(str(n.attrs[0])) if n.attrs and n.op in ("extract", "rotate") else 0
                 if n.op == "neg":
                     out = tuple(-x for x in vs[0])
                 elif n.op == "splat":
-                    out = (args[0][0],) * slots  # type: ignore[index]
+                    out = (args[0][0],) * slots
                 elif n.op == "extract":
-                    out = (args[0][int(n.attrs[0])],)  # type: ignore[index,call-overload]
+                    out = (args[0][attr],)
                 elif n.op == "rotate":
-                    k = int(n.attrs[0]) % slots  # type: ignore[call-overload]
+                    k = attr % slots
                     out = tuple(vs[0][k:] + vs[0][:k])
                 else:
                     out = tuple(_bin(n.op, x, y) for x, y in zip(vs[0], vs[1], strict=True))
