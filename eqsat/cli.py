@@ -75,6 +75,8 @@ def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     res = _optimize(args)
+    for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
+        print(f"{args.input}:1:1: warning: {w}", file=sys.stderr)
     text = res.to_mlir()
     if args.output:
         Path(args.output).write_text(text)
