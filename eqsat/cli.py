@@ -75,6 +75,8 @@ def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     res = _optimize(args)
+    for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
+        print(f"{args.input}:1:1: warning: {w}", file=sys.stderr)
     text = res.to_mlir()
     if args.output:
         Path(args.output).write_text(text)
@@ -136,8 +138,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from eqsat.backend.executor import run_program
 
     # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
-    # BackendError, InputError: UserError
-    out = run_program(prog, inputs, args.scheme, insecure=args.insecure, layouts=lays)
+    out = run_program(  # BackendError, InputError: UserError
+        prog, inputs, args.scheme, insecure=args.insecure, layouts=lays, noise_model=args.noise_model
+    )
     if args.json:
         print(json.dumps(out))
     else:
@@ -182,6 +185,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--inputs", help="JSON object: argument name -> number or list")
     g.add_argument("--seed", type=int, help="random inputs from this seed")
     p.add_argument("--insecure", action="store_true", help="allow parameters below 128-bit security (reported)")
+    p.add_argument(
+        "--noise-model",
+        choices=("worst", "average"),
+        default="average",
+        dest="noise_model",
+        help="noise model that chooses the parameters: worst-case bound, or average case with "
+        "failure probability 2^-40 per output (default); the run compares the measurement with both",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_run)
     return ap

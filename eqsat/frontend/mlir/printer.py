@@ -44,6 +44,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
 from eqsat.frontend.mlir.dialects import mgmt, noisy, secret, tensor_ext
+from eqsat.interp import WidthError
 from eqsat.ir import IRError, Node, Program, Type
 
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}
@@ -91,11 +92,12 @@ def plain_type(ty: Type) -> Attribute:
 
 
 def _int_value(v: int, width: int) -> int:
-    """``v`` as an MLIR ``iN`` literal: unchanged when it fits, else wrapped to N bits."""
-    if -(1 << (width - 1)) <= v < (1 << width):
+    """``v`` as an MLIR ``iN`` literal, unchanged; a value that does not fit N bits raises
+    ``WidthError`` (wrapping it would change the program's meaning mod t, see ``eqsat.interp``)."""
+    if -(1 << (width - 1)) <= v < (1 << (width - 1)):
         return v
-    v %= 1 << width
-    return v - (1 << width) if v >= 1 << (width - 1) else v
+    raise WidthError(f"constant {v} does not fit i{width}: the program's values exceed its declared width "
+                     "(widen the type)")
 
 
 class _FunctionBuilder:
