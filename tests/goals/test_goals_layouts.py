@@ -167,3 +167,15 @@ def test_a_result_layout_flows_into_its_consumer() -> None:
     assert cops.get("rotate", 0) + cops.get("insert", 0) + cops.get("extract", 0) > 0
     out = eqsat.run(conv.program, {"c": [1, 2, 3, 4]}, "bgv", insecure=True, layouts=conv.report["layouts"])
     assert out["match"] and out["outputs"] == [[2, 3, 4, 1]]
+
+
+def test_api_pack_and_unpack_helpers() -> None:
+    from eqsat.backend.executor import run_program
+
+    prog = conv1d(4, 2)
+    res = eqsat.optimize(prog, "bgv", layouts="auto")
+    lays = res.report["layouts"]
+    raw = eqsat.pack(lays, {"x": [1, 2, 3, 4], "w": [5, 7]})
+    assert set(raw) == {a for d in lays["arguments"].values() for a in d["ciphertext_args"]}
+    out = run_program(res.program, raw, "bgv", insecure=True)
+    assert eqsat.unpack(lays, out["outputs"]) == [[19, 31, 43]]
