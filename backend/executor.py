@@ -173,14 +173,21 @@ def run_program(
     params: Params | None = None,
     insecure: bool = False,
     seed: int | None = None,
+    layouts: Mapping[str, Any] | None = None,
     noise_model: str = "average",
 ) -> dict[str, Any]:
     """Encrypt the inputs, run ``prog`` homomorphically, decrypt, compare, report.
 
+    ``layouts`` (an optimize report's ``layouts`` section): ``inputs`` are by the original
+    argument names and shapes; they are packed into ``prog``'s ciphertexts by those layouts,
+    and ``outputs``/``reference`` are unpacked back (``packed_outputs`` keeps the raw ones).
     ``noise_model`` (worst | average) chooses the parameters and the prediction reported
     as ``predicted_bits`` (and, for CKKS, the match tolerance); the measured noise is
     compared with both models on every run (``noise.models``).
     """
+    if layouts is not None:
+        return _run_packed(prog, inputs, scheme, layouts, params=params, insecure=insecure, seed=seed,
+                           noise_model=noise_model)
     if scheme not in ("bgv", "ckks"):
         raise BackendError(f"unknown scheme '{scheme}' (expected bgv or ckks)")
     if noise_model not in NOISE_MODELS:
@@ -367,3 +374,22 @@ def _ckks_noise(
         "predicted = log2 of the model's error bound (the match tolerance)",
     }
     return noise, match
+
+
+def _run_packed(
+    prog: Program, inputs: Mapping[str, object], scheme: str, layouts: Mapping[str, Any], **kw: Any
+) -> dict[str, Any]:
+    """``run_program`` with the client's packing and unpacking by ``layouts``."""
+    from eqsat.layouts import Layout, LayoutError, pack_inputs, unpack_results
+
+    try:
+        args = {n: Layout.from_json(d) for n, d in layouts["arguments"].items()}
+        res = [Layout.from_json(d) for d in layouts["results"]]
+        packed = pack_inputs(inputs, args)
+    except (LayoutError, KeyError, TypeError) as exc:
+        raise BackendError(f"bad layouts: {exc}") from None
+    out = run_program(prog, packed, scheme, **kw)
+    out["packed_outputs"] = out["outputs"]
+    out["outputs"] = unpack_results(out["outputs"], res)
+    out["reference"] = unpack_results(out["reference"], res)
+    return out

@@ -65,18 +65,18 @@ def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from eqsat.pipeline import optimize
 
     prog = _read_program(args.input, args.func)
-    return optimize(
-        prog,
-        scheme=args.scheme,
-        costs=_costs(args),
-        rules=args.rules,
-        limits=_limits(args),
-        extraction=args.extraction,
-    )
+    kwargs = {"costs": _costs(args), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction}
+    if args.layouts:
+        from eqsat.layout_search import optimize_layouts
+
+        return optimize_layouts(prog, args.scheme, args.layouts, **kwargs)
+    return optimize(prog, args.scheme, **kwargs)  # type: ignore[arg-type]
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     res = _optimize(args)
+    for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
+        print(f"{args.input}:1:1: warning: {w}", file=sys.stderr)
     text = res.to_mlir()
     if args.output:
         Path(args.output).write_text(text)
@@ -117,6 +117,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     prog = _read_program(args.input, args.func)
+    lays: dict[str, object] | None = prog.meta.get("layouts")  # type: ignore[assignment]
     if args.inputs:
         try:
             inputs = json.loads(Path(args.inputs).read_text())
@@ -130,10 +131,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         from eqsat.interp import random_inputs
 
         inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
+        if lays is not None:
+            from eqsat.layouts import random_tensors
+
+            inputs = random_tensors(prog, lays, args.seed if args.seed is not None else 0)
     from eqsat.backend.executor import run_program
 
+    # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
     out = run_program(  # BackendError, InputError: UserError
-        prog, inputs, args.scheme, insecure=args.insecure, noise_model=args.noise_model
+        prog, inputs, args.scheme, insecure=args.insecure, layouts=lays, noise_model=args.noise_model
     )
     if args.json:
         print(json.dumps(out))
@@ -167,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
             default="auto",
             help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)",
         )
+        p.add_argument("--layouts", choices=("auto", "fixed"),
+                       help="argument/result layouts: auto = chosen by the optimizer, fixed = row-major "
+                            "(either adds the report's layouts section)")
         p.add_argument("--json", action="store_true", help="print the JSON report")
         p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
     p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext")

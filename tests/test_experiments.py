@@ -34,3 +34,11 @@ def test_calibrate_costs_tiny_writes_under_out_not_the_shipped_tables(tmp_path: 
         assert (tmp_path / f"{scheme}.json").stat().st_size > 0
     with open(tmp_path / "calibrate_costs.csv") as f:
         assert {r["scheme"] for r in csv.DictReader(f)} == {"bgv", "ckks"}
+
+
+def test_layouts_tiny(tmp_path: Path) -> None:
+    rows = load("layouts").main(["--only", "conv_4x2", "--out", str(tmp_path)])
+    assert rows[0]["rotate"] == 1 and rows[0]["mul"] == 1 and rows[0]["match"]
+    with open(tmp_path / "layouts.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "layouts.png").stat().st_size > 0
