@@ -53,27 +53,61 @@ def _model(params: Params, input_bound: float, noise_model: str) -> Any:
     return bgv(params) if params.scheme == "bgv" else ckks(params, input_bound)
 
 
-def _fits(prog: Program, params: Params, input_bound: float, noise_model: str = "worst") -> bool:
-    """True when the model says every decryption succeeds (and CKKS keeps precision)."""
+def slack_bits(prog: Program, params: Params, input_bound: float, noise_model: str = "worst") -> float | None:
+    """Bits to spare under ``noise_model`` (None when a decryption would fail).
+
+    BGV: the smallest decryption budget log2(Q_l/2) - noise, less the 2-bit margin the
+    executor asks for.  CKKS: the smaller of the headroom of the phase below Q_l/8 and
+    of the error below the required precision (CKKS_MIN_PRECISION_BITS).
+    """
     try:
         ev: Any = _model(params, input_bound, noise_model)
         env = Lowering(prog, ev, params.scheme).run(None)
-        for r in prog.results:
-            if isinstance(env[r], Enc):
-                for ct in env[r].cts:
-                    ev.decrypt(ct)
-        if params.scheme == "bgv":
-            return all(budget >= 2.0 for _, budget in ev.decrypts)
-        for ct, _ in ev.decrypts:
-            top = ct.level
-            logq = sum(math.log2(q) for q in params.moduli[: top + 1])
-            if math.log2(max(ct.bound + ct.err, 1e-300) * ct.scale) > logq - 3:
-                return False
-            if ct.err > 2.0 ** (-CKKS_MIN_PRECISION_BITS) * max(1.0, ct.bound):
-                return False
-        return True
+        return _slack_of(prog, env, ev)
     except (BackendError, OverflowError):  # OverflowError: the scale chain diverged (too many levels)
-        return False
+        return None
+
+
+def _slack_of(prog: Program, env: Mapping[int, Any], ev: Any) -> float:
+    """The slack of ``slack_bits`` from a model's environment (decrypts every result)."""
+    params = ev.params
+    for r in prog.results:
+        if isinstance(env[r], Enc):
+            for ct in env[r].cts:
+                ev.decrypt(ct)
+    if params.scheme == "bgv":
+        return min((budget - 2.0 for _, budget in ev.decrypts), default=math.inf)
+    slack = math.inf
+    for ct, _ in ev.decrypts:
+        top = ct.level
+        logq = sum(math.log2(q) for q in params.moduli[: top + 1])
+        slack = min(slack, logq - 3 - math.log2(max(ct.bound + ct.err, 1e-300) * ct.scale))
+        need = -CKKS_MIN_PRECISION_BITS + math.log2(max(1.0, ct.bound))
+        slack = min(slack, need - math.log2(max(ct.err, 1e-300)))
+    return slack
+
+
+def _fits(prog: Program, params: Params, input_bound: float, noise_model: str = "worst") -> bool:
+    """True when the model says every decryption succeeds (and CKKS keeps precision)."""
+    slack = slack_bits(prog, params, input_bound, noise_model)
+    return slack is not None and slack >= 0.0
+
+
+#: BGV ciphertext primes are never chosen below this size (NTT primes q = 1 mod 2N exist)
+MIN_BGV_PRIME_BITS = 20
+
+
+def _smaller_primes(prog: Program, n: int, levels: int, input_bound: float, noise_model: str) -> Params | None:
+    """BGV: ``levels + 1`` primes of the largest size below 30 bits that is secure at N = n,
+    if the model accepts it (the budget grows with the prime size, so a smaller size that
+    is secure cannot fit when the largest secure one does not)."""
+    for bits in range(29, MIN_BGV_PRIME_BITS - 1, -1):
+        try:
+            params = make_params("bgv", n, levels, prime_bits=bits)
+        except BackendError:
+            continue
+        return params if _fits(prog, params, input_bound, noise_model) else None
+    return None
 
 
 def choose_params(
@@ -84,8 +118,12 @@ def choose_params(
     ring_dims: Sequence[int] | None = None,
     noise_model: str = "worst",
 ) -> Params:
-    """Smallest N (then fewest primes) that is 128-bit secure and that the model accepts.
+    """Smallest N, then fewest primes, that is 128-bit secure and that the model accepts.
 
+    BGV primes are 30 bits; when that many 30-bit primes exceed the HE Standard bound at
+    this N, smaller primes (down to MIN_BGV_PRIME_BITS) are tried before giving up on N,
+    so a program whose noise needs, say, 70 bits of modulus runs at N = 4096 on three
+    24-bit primes instead of N = 8192 on three 30-bit ones.
     ``insecure=True`` also tries ring dimensions below the HE Standard table (64..512),
     for fast tests; the result then reports ``security_bits`` 0.  ``ring_dims`` restricts
     the candidate ring dimensions (with ``insecure``, any chain length is allowed there).
@@ -101,6 +139,10 @@ def choose_params(
             try:
                 params = make_params(scheme, n, levels, insecure=insecure or n not in HE_STANDARD)
             except BackendError:
+                if scheme == "bgv" and n in HE_STANDARD and not insecure:
+                    smaller = _smaller_primes(prog, n, levels, input_bound, noise_model)
+                    if smaller is not None:
+                        return smaller
                 break  # too many primes for security at this N, or not enough primes
             if n not in HE_STANDARD and not insecure:
                 break
@@ -191,7 +233,8 @@ def run_program(
             outputs.append(v)
             infos.append(low.decrypt_info.get(r))
     elapsed = time.perf_counter() - start
-    model_cts = {name: _model_outputs(prog, params, bound, name, low) for name in NOISE_MODELS}
+    modelled = {name: _model_outputs(prog, params, bound, name, low) for name in NOISE_MODELS}
+    model_cts = {name: cts for name, (cts, _) in modelled.items()}
 
     if scheme == "bgv":
         reference = evaluate(prog, inputs, modulus=params.t)
@@ -212,7 +255,12 @@ def run_program(
         "reference": reference,
         "match": bool(match),
         "noise": noise,
-        "params": params.report(),
+        "params": {
+            **params.report(),
+            "primes": len(params.moduli),
+            "noise_model": noise_model,
+            "slack_bits": _round(modelled[noise_model][1]),
+        },
         "time_s": elapsed,
     }
 
@@ -220,10 +268,21 @@ def run_program(
 NOISE_MODELS = ("worst", "average")
 
 
-def _model_outputs(prog: Program, params: Params, bound: float, name: str, low: Lowering) -> list[Any]:
-    """The model's abstract ciphertext (noisiest chunk) at every result, None for clear ones."""
+def _round(x: float | None) -> float | None:
+    return None if x is None or math.isinf(x) else round(x, 3)
+
+
+def _model_outputs(
+    prog: Program, params: Params, bound: float, name: str, low: Lowering
+) -> tuple[list[Any], float | None]:
+    """The model's abstract ciphertext (noisiest chunk) at every result, None for clear
+    ones, and the model's slack (``slack_bits``)."""
     model = _model(params, bound, name)
     mod_env = Lowering(prog, model, params.scheme).run(None)
+    try:
+        slack: float | None = _slack_of(prog, mod_env, _model(params, bound, name))
+    except (BackendError, OverflowError):
+        slack = None
     out: list[Any] = []
     for r in prog.results:
         m = mod_env.get(r)
@@ -234,7 +293,7 @@ def _model_outputs(prog: Program, params: Params, bound: float, name: str, low: 
         if ct is not None and hasattr(model, "error_over"):  # CKKS average: union over the output's slots
             ct.err = model.error_over(ct, prog.nodes[r].type.slots)
         out.append(ct)
-    return out
+    return out, slack
 
 
 def _bits_of(ct: Any, scheme: str) -> float | None:
