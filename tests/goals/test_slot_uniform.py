@@ -59,7 +59,6 @@ def test_random_slot_uniform_program_stays_equivalent(seed: int) -> None:
     _check_equivalent(seed, FAST_MAX_SIZE)
 
 
-@pytest.mark.xfail(reason="vectorizer (issue 19) not yet built", strict=False)
 @settings(FAST, phases=[Phase.explicit, Phase.generate])
 @given(SEEDS)
 def test_random_slot_uniform_program_vectorizes(seed: int) -> None:
@@ -74,7 +73,6 @@ def test_random_slot_uniform_program_stays_equivalent_full_range(seed: int) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="vectorizer (issue 19) not yet built", strict=False)
 @settings(SLOW, phases=[Phase.explicit, Phase.generate])
 @given(SEEDS)
 def test_random_slot_uniform_program_vectorizes_full_range(seed: int) -> None:
