@@ -8,7 +8,9 @@ rejects are skipped with that reason; every other file must pass.
 
 from __future__ import annotations
 
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from mlir_testutil import EXAMPLES, ROOT
 from eqsat.frontend.mlir import MLIRError, parse_mlir, print_mlir
 from eqsat.ir import op_counts
 from eqsat.pipeline import optimize
-from eqsat.testing.heir import find_heir_opt
+from eqsat.testing.heir import find_heir_opt, find_heir_translate
 
 HEIR_OPT = find_heir_opt()
 CASES = ROOT / "tests" / "heir_cases"
@@ -76,3 +78,21 @@ def test_modreduce_round_trips_by_element_type(tmp_path: Path) -> None:
     assert heir_verify(text, tmp_path).returncode == 0
     (again,) = parse_mlir(text, "printed.mlir")
     assert op_counts(again) == op_counts(prog)
+
+
+@pytest.mark.skipif(find_heir_translate() is None, reason="heir-translate not installed")
+def test_heir_round_trip_example(tmp_path: Path) -> None:
+    """examples/heir_roundtrip.py: HEIR's front half -> eqsat -> --mlir-to-bgv -> OpenFHE C++,
+    with eqsat's three rotations and one ct x ct multiplication surviving to the C++."""
+    proc = subprocess.run([sys.executable, str(EXAMPLES / "heir_roundtrip.py"), "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    names = {"1_front.mlir", "2_eqsat.mlir", "3_openfhe.mlir", "4_kernel.cpp", "4_kernel.h"}
+    assert names <= {p.name for p in tmp_path.iterdir()}
+    assert "secret.generic" in (tmp_path / "1_front.mlir").read_text()
+    middle = (tmp_path / "2_eqsat.mlir").read_text()
+    assert middle.count("tensor_ext.rotate") == 3 and "affine.for" not in middle
+    cpp = (tmp_path / "4_kernel.cpp").read_text()
+    assert cpp.count("EvalRotate(") == 3
+    assert len(re.findall(r"EvalMult(NoRelin)?\(ct\w*, ct", cpp)) == 1  # ct x ct (EvalMult(ct, pt) is a mask)
+    assert "#include \"openfhe/pke/openfhe.h\"" in cpp
