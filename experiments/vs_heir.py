@@ -44,6 +44,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from eqsat.testing.heir import find_heir_opt
 
@@ -188,7 +189,7 @@ def _first_line(err: str) -> str:
     return lines[0].strip()[:160]
 
 
-def _json_report(out: str) -> dict[str, object]:
+def _json_report(out: str) -> dict[str, Any]:
     """The report object on stdout (tolerating a banner line before it)."""
     i = out.find("{")
     obj, _ = json.JSONDecoder().raw_decode(out[i:])
@@ -200,7 +201,7 @@ def run_eqsat(path: Path, timeout: float) -> Run:
     rc, out, err, secs = _timed([*eqsat_command(), "optimize", str(path), "--json"], timeout)
     if rc != 0:
         return Run("timeout" if rc == -1 else f"rejected: {_first_line(err)}", [secs])
-    ops = _json_report(out)["after"]["ops"]  # type: ignore[index]
+    ops = _json_report(out)["after"]["ops"]
     assert isinstance(ops, dict)
     counts = Counts(int(ops.get("rotate", 0)), int(ops.get("mul", 0)), int(ops.get("relinearize", 0)),
                     int(ops.get("extract", 0)) + int(ops.get("insert", 0)), dict(ops))
@@ -221,11 +222,11 @@ def _merge(acc: Run | None, new: Run) -> Run:
     return acc
 
 
-def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float) -> dict[str, object]:
+def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float) -> dict[str, Any]:
     text = path.read_text()
     k = kind(text)
     pipe_name = "" if k == "noisy" else ("vectorizer" if k == "tensor" else "mlir-to-bgv")
-    row: dict[str, object] = {"kernel": path.stem, "source": path.parent.name,
+    row: dict[str, Any] = {"kernel": path.stem, "source": path.parent.name,
                               "heir_pipeline": pipe_name, "repeats": repeats}
     eq: Run | None = None
     he: Run | None = None
@@ -247,40 +248,40 @@ def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float) -> 
             row[f"{prefix}_relins"] = r.counts.relins
             row[f"{prefix}_slot_accesses"] = r.counts.slot_accesses
     if eq is not None and he is not None and eq.status == he.status == "ok":
-        row["time_ratio"] = round(float(row["eqsat_s"]) / max(float(row["heir_s"]), 1e-9), 2)  # type: ignore[arg-type]
+        row["time_ratio"] = round(float(row["eqsat_s"]) / max(float(row["heir_s"]), 1e-9), 2)
     return row
 
 
 # -- output ------------------------------------------------------------------------------
 
-def plot(rows: list[dict[str, object]], path: Path) -> None:
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     both = [r for r in rows if r.get("eqsat_status") == "ok" and r.get("heir_status") == "ok"]
-    both.sort(key=lambda r: float(r["heir_s"]))  # type: ignore[arg-type]
+    both.sort(key=lambda r: float(r["heir_s"]))
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(16, max(5.0, 0.22 * len(both) + 2)),
                                    gridspec_kw={"width_ratios": [3, 2]})
     names = [str(r["kernel"]) for r in both]
     ys = range(len(both))
     h = 0.4
-    ax1.barh([y - h / 2 for y in ys], [float(r["eqsat_s"]) for r in both], h,  # type: ignore[arg-type]
+    ax1.barh([y - h / 2 for y in ys], [float(r["eqsat_s"]) for r in both], h,
              color="tab:blue", label="eqsat optimize")
-    ax1.barh([y + h / 2 for y in ys], [float(r["heir_s"]) for r in both], h,  # type: ignore[arg-type]
+    ax1.barh([y + h / 2 for y in ys], [float(r["heir_s"]) for r in both], h,
              color="tab:orange", label="heir-opt")
     ax1.set_yticks(list(ys), names, fontsize=7)
     ax1.set_xscale("log")
     ax1.set_xlabel(f"wall seconds per run (median of {both[0]['repeats'] if both else '-'}), log scale")
-    tot_e = sum(float(r["eqsat_s"]) for r in both)  # type: ignore[arg-type]
-    tot_h = sum(float(r["heir_s"]) for r in both)  # type: ignore[arg-type]
+    tot_e = sum(float(r["eqsat_s"]) for r in both)
+    tot_h = sum(float(r["heir_s"]) for r in both)
     ax1.set_title(f"Wall time per kernel (total: eqsat {tot_e:.1f} s, HEIR {tot_h:.1f} s)")
     ax1.legend(loc="lower right")
     ax1.grid(axis="x", alpha=0.3)
 
-    er = [int(r["eqsat_rotations"]) for r in both]  # type: ignore[call-overload]
-    hr = [int(r["heir_rotations"]) for r in both]  # type: ignore[call-overload]
+    er = [int(r["eqsat_rotations"]) for r in both]
+    hr = [int(r["heir_rotations"]) for r in both]
     top = max([*er, *hr, 1]) + 1
     ax2.plot([0, top], [0, top], color="grey", lw=1, label="equal")
     worse = [i for i in range(len(both)) if er[i] > hr[i]]
@@ -301,7 +302,7 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> list[dict[str, object]]:
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3, help="runs per tool and kernel; the median is kept (default 3)")
     ap.add_argument("--only", default="", help="comma-separated name parts; keep kernels matching any (default: all)")
@@ -315,7 +316,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     parts = [p for p in args.only.split(",") if p]
     todo = [p for p in kernels() if not parts or any(s in p.stem for s in parts)]
     args.out.mkdir(parents=True, exist_ok=True)
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     with (args.out / "vs_heir.csv").open("w", newline="") as f:
         w = csv.DictWriter(f, FIELDS)
         w.writeheader()
@@ -328,9 +329,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     plot(rows, args.out / "vs_heir.png")
     both = [r for r in rows if r.get("time_ratio") is not None]
     if both:
-        tot_e = sum(float(r["eqsat_s"]) for r in both)  # type: ignore[arg-type]
-        tot_h = sum(float(r["heir_s"]) for r in both)  # type: ignore[arg-type]
-        more = [str(r["kernel"]) for r in both if int(r["eqsat_rotations"]) > int(r["heir_rotations"])]  # type: ignore[call-overload]
+        tot_e = sum(float(r["eqsat_s"]) for r in both)
+        tot_h = sum(float(r["heir_s"]) for r in both)
+        more = [str(r["kernel"]) for r in both if int(r["eqsat_rotations"]) > int(r["heir_rotations"])]
         print(f"total wall over {len(both)} kernels: eqsat {tot_e:.1f} s, HEIR {tot_h:.1f} s "
               f"(ratio {tot_e / max(tot_h, 1e-9):.2f}); eqsat has more rotations on: {', '.join(more) or 'none'}")
     return rows
