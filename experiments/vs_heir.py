@@ -117,9 +117,11 @@ def count_heir(text: str) -> Counts:
     scheme ciphertext type, or is computed from a secret value; ``arith.mul*`` counts as
     ct x ct only when both operands are secret.  ``bgv.mul``/``ckks.mul`` are ct x ct by
     definition (their plaintext forms are ``*.mul_plain``).  A text with no secret marking at
-    all has every function argument secret (eqsat's plain-MLIR convention)."""
+    all has every function argument secret (eqsat's plain-MLIR convention).  Only the first
+    function counts (the kernel; HEIR's client encrypt/decrypt helpers follow it)."""
     secret: set[str] = set()
     c = Counts()
+    funcs_seen = False
     plain_args_secret = "secret" not in text  # no secret marking at all: every argument is secret
     for line in text.splitlines():
         if "secret.secret" in line or "!lwe." in line or "!bgv." in line or "!ckks." in line:
@@ -134,7 +136,10 @@ def count_heir(text: str) -> Counts:
                     secret.add(name)
             continue
         fa = _FUNC.search(line)
+        if fa and funcs_seen:
+            break  # HEIR appends client helpers (encrypt / decrypt) after the kernel: not counted
         if fa:
+            funcs_seen = True
             for arg in fa.group("args").split(","):
                 name, _, ty = arg.partition(":")
                 if plain_args_secret or any(w in ty for w in ("secret", "lwe", "bgv", "ckks")):
@@ -157,7 +162,7 @@ def count_heir(text: str) -> Counts:
         elif name == "relinearize":
             c.relins += 1
         elif op in ("tensor.extract", "tensor.insert"):
-            c.slot_accesses += 1
+            c.slot_accesses += "!ct" not in line and "!lwe." not in line  # not a ciphertext of a packed list
         else:
             both_secret = len(operands) >= 2 and all(u in secret for u in operands[:2])
             c.muls += op in ("bgv.mul", "ckks.mul", "bfv.mul") or (op in ("arith.muli", "arith.mulf") and both_secret)
