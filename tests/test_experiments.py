@@ -50,3 +50,20 @@ def test_kernel_suite_tiny(tmp_path: Path) -> None:
     with open(tmp_path / "kernel_suite.csv") as f:
         assert len(list(csv.DictReader(f))) == 2
     assert (tmp_path / "kernel_suite.png").stat().st_size > 0
+
+def test_vs_heir_tiny(tmp_path: Path) -> None:
+    import pytest
+
+    mod = load("vs_heir")
+    if mod.find_heir_opt() is None:
+        pytest.skip("heir-opt not installed (pip install -e '.[heir]')")
+    rows = mod.main(["--only", "rr_simple_sum_8,pow8", "--repeats", "1", "--out", str(tmp_path)])
+    by = {r["kernel"]: r for r in rows}
+    assert set(by) == {"rr_simple_sum_8", "pow8"}
+    assert by["rr_simple_sum_8"]["heir_pipeline"] == "vectorizer" and by["pow8"]["heir_pipeline"] == "mlir-to-bgv"
+    assert by["rr_simple_sum_8"]["heir_rotations"] == 3 and by["rr_simple_sum_8"]["eqsat_rotations"] == 3
+    assert by["pow8"]["heir_muls"] == 3 and by["pow8"]["eqsat_muls"] == 3 and by["pow8"]["heir_relins"] >= 1
+    assert all(float(r["time_ratio"]) > 0 for r in rows)
+    with open(tmp_path / "vs_heir.csv") as f:
+        assert len(list(csv.DictReader(f))) == 2
+    assert (tmp_path / "vs_heir.png").stat().st_size > 0

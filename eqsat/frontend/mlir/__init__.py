@@ -29,7 +29,8 @@ Accepted syntax beyond ``func``/``arith``/``tensor``/``affine`` (``affine.for`` 
 Printing writes each program in its ``style``: ``plain`` (``func.func`` over
 ``arith``/``tensor``/``tensor_ext``), ``secret`` (the body wrapped in one
 ``secret.generic``) or ``noisy`` (the article's syntax).  Management ops print as
-``mgmt.*`` (``noisy.reduce_noise`` in noisy programs).
+``mgmt.*`` in HEIR's spelling (``mgmt.modreduce`` for a modswitch on integers or a
+rescale on floats), so ``heir-opt`` reads them; ``noisy.reduce_noise`` in noisy programs.
 """
 
 from __future__ import annotations

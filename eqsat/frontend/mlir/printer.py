@@ -17,7 +17,11 @@ Styles (``Program.style``):
   noisy op is encoded first; plaintext arithmetic stays in ``arith``.
 
 Integers print as ``arith.subi 0, x`` for ``neg`` (``parse_mlir`` reads that back as
-``neg``); management ops as ``mgmt.*`` (``noisy.reduce_noise`` in noisy programs);
+``neg``); management ops as ``mgmt.*`` (``noisy.reduce_noise`` in noisy programs) in the
+spelling HEIR's ``heir-opt`` reads: ``mgmt.relinearize``, ``mgmt.bootstrap``, and
+``mgmt.modreduce`` for a BGV modswitch on integers and a CKKS rescale on floats (the element
+type tells them apart when read back; the other pairing keeps eqsat's own
+``mgmt.modswitch`` / ``mgmt.rescale``, which HEIR does not have);
 ``encode``/``decode`` outside noisy programs print as nothing (they are the identity on
 values there).  Programs a style cannot express raise ``IRError``.
 """
@@ -271,6 +275,8 @@ class _FunctionBuilder:
             cls = _MGMT_OPS[n.op] if n.op != "reduce_noise" or self.style == "noisy" else None
             if cls is None:
                 raise IRError("reduce_noise exists only in noisy programs")
+            if n.op == ("rescale" if n.type.is_float else "modswitch"):
+                cls = mgmt.ModreduceOp  # HEIR's one name for both; read back by element type
             return self.add(cls.create(operands=[v[n.args[0]]], result_types=[rt]))
         if n.op == "rotate":
             k = int(n.attrs[0])  # type: ignore[call-overload]

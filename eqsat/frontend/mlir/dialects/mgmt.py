@@ -3,11 +3,11 @@
 In/out syntax (``T`` is the operand type, which the result shares)::
 
     %r = mgmt.relinearize %x : T     // back to a two-part ciphertext after a mul
-    %r = mgmt.modswitch %x : T       // BGV: drop one modulus (noise / t)
-    %r = mgmt.rescale %x : T         // CKKS: divide by the scale, drop one modulus
+    %r = mgmt.modreduce %x : T       // HEIR's op, and what the printer writes: read as
+                                     // modswitch (integers) or rescale (floats)
     %r = mgmt.bootstrap %x : T       // refresh the noise budget
-    %r = mgmt.modreduce %x : T       // HEIR's spelling; read as modswitch (ints)
-                                     // or rescale (floats)
+    %r = mgmt.modswitch %x : T       // eqsat's older names, still read: BGV drop one
+    %r = mgmt.rescale %x : T         // modulus / CKKS divide by the scale (HEIR has neither)
 """
 
 from __future__ import annotations

@@ -1,0 +1,347 @@
+"""eqsat beside HEIR, in one run: rotations, ct x ct muls, relinearizations and wall time.
+
+In: the kernels of ``kernels()`` (every ``.mlir`` file in ``tests/heir_cases/``,
+``examples/`` and, where it exists, ``experiments/kernels/``; ``--only`` keeps those whose
+name contains one of its comma-separated parts), ``--repeats`` (default 3), ``--out``
+(default ``experiments/out/``).  Nothing is installed here: ``heir-opt`` is looked up on
+PATH, then inside the ``heir`` package of ``heir-py`` (``pip install -e '.[heir]'``).
+Without it the script prints one line and exits 0, writing no HEIR rows.
+
+Each kernel goes through HEIR's pipeline for its kind, as HEIR's own lit tests run it:
+
+* a kernel with a tensor argument or result: ``--secretize --wrap-generic --canonicalize
+  --cse --heco-simd-vectorizer=unroll-fhe-kernel-loops=true`` (the vectorizer tests);
+* a scalar-only (arithmetic) kernel: ``--secretize --annotate-module="backend=openfhe
+  scheme=bgv" --mlir-to-bgv`` (HEIR's BGV pipeline as its OpenFHE examples run it; it also
+  places relinearizations and modulus switches).
+
+and through ``eqsat optimize --json`` (default options), each as a separate process, the
+two alternating, wall clock of the whole process, median of ``--repeats``.  Counted in
+HEIR's output: rotations (any ``*.rotate*`` op), ct x ct multiplications (``bgv.mul`` /
+``ckks.mul``, or an ``arith.mul*`` whose two operands both depend on a secret value) and
+relinearizations (any ``*.relinearize`` op; the vectorizer pipeline places none, so its
+count is 0 by construction and the CSV says which pipeline ran).  eqsat's counts are its
+report's ``after.ops``.  Noisy-dialect kernels (``noisy.*``) are eqsat's only; HEIR has no
+such dialect, so they get no HEIR row.
+
+Out: ``vs_heir.csv`` (kernel, pipeline, per tool: status, rotations, muls, relins, the
+``tensor.extract``/``tensor.insert`` left in the output (a lowering pays rotations and masks
+for them, so a low rotation count beside many slot accesses is not a win), wall seconds;
+``time_ratio`` = eqsat / HEIR) and ``vs_heir.png`` (wall time per kernel for both tools
+on a log axis, and rotations of eqsat against HEIR's).
+
+Run: ``python experiments/vs_heir.py [--repeats 3] [--only sum_8,dot] [--timeout 600]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from eqsat.testing.heir import find_heir_opt
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = Path(__file__).resolve().parent / "out"
+
+VECTORIZER = ["--secretize", "--wrap-generic", "--canonicalize", "--cse",
+              "--heco-simd-vectorizer=unroll-fhe-kernel-loops=true"]
+TO_BGV = ["--secretize", "--annotate-module=backend=openfhe scheme=bgv", "--mlir-to-bgv"]
+PIPELINES = {"vectorizer": VECTORIZER, "mlir-to-bgv": TO_BGV}
+
+FIELDS = ["kernel", "source", "heir_pipeline",
+          "eqsat_status", "eqsat_rotations", "eqsat_muls", "eqsat_relins", "eqsat_slot_accesses", "eqsat_s",
+          "heir_status", "heir_rotations", "heir_muls", "heir_relins", "heir_slot_accesses", "heir_s",
+          "time_ratio", "repeats"]
+
+
+def kernels(root: Path = ROOT) -> list[Path]:
+    """Every kernel this benchmark runs, in a stable order (extend the folder list here)."""
+    folders = [root / "tests" / "heir_cases", root / "examples", root / "experiments" / "kernels"]
+    return [p for d in folders if d.is_dir() for p in sorted(d.glob("*.mlir"))]
+
+
+def eqsat_command() -> list[str]:
+    script = Path(sys.executable).parent / "eqsat"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "eqsat.cli"]
+
+
+# -- classification and counting ---------------------------------------------------------
+
+_FUNC = re.compile(r"func\.func\s+@[\w$.]+\((?P<args>[^)]*)\)\s*(?:->\s*(?P<res>[^{]*))?\{")
+
+
+def kind(text: str) -> str:
+    """``noisy`` (eqsat's article dialect), ``tensor`` (a tensor at the function boundary or a
+    ``tensor_ext`` op) or ``scalar``."""
+    if "noisy." in text:
+        return "noisy"
+    m = _FUNC.search(text)
+    boundary = (m.group("args") + " " + (m.group("res") or "")) if m else ""
+    return "tensor" if "tensor<" in boundary or "tensor_ext." in text else "scalar"
+
+
+_DEF = re.compile(r"^\s*(?P<res>%[\w$.\-]+(?::\d+)?(?:\s*,\s*%[\w$.\-]+)*)\s*=\s*(?P<op>\"?[a-z_]+\.[a-z_0-9.]+\"?)"
+                  r"(?P<rest>.*)$")
+_USE = re.compile(r"%[\w$.\-]+")
+_BLOCK_ARGS = re.compile(r"^\s*\^[\w]+\((?P<args>[^)]*)\)")
+
+
+class Counts:
+    """Op counts in one tool's output."""
+
+    def __init__(self, rotations: int = 0, muls: int = 0, relins: int = 0, slot_accesses: int = 0,
+                 ops: dict[str, int] | None = None) -> None:
+        self.rotations = rotations
+        self.muls = muls
+        self.relins = relins
+        self.slot_accesses = slot_accesses  # tensor.extract / insert left (a lowering pays rotations for them)
+        self.ops = ops if ops is not None else {}
+
+    def __repr__(self) -> str:
+        return (f"Counts(rotations={self.rotations}, muls={self.muls}, relins={self.relins}, "
+                f"slot_accesses={self.slot_accesses})")
+
+
+def count_heir(text: str) -> Counts:
+    """Rotations, ct x ct muls and relinearizations in HEIR's output text.
+
+    A value is secret when it is a ``secret.generic`` block argument, has a secret, LWE or
+    scheme ciphertext type, or is computed from a secret value; ``arith.mul*`` counts as
+    ct x ct only when both operands are secret.  ``bgv.mul``/``ckks.mul`` are ct x ct by
+    definition (their plaintext forms are ``*.mul_plain``).  A text with no secret marking at
+    all has every function argument secret (eqsat's plain-MLIR convention).  Only the first
+    function counts (the kernel; HEIR's client encrypt/decrypt helpers follow it)."""
+    secret: set[str] = set()
+    c = Counts()
+    funcs_seen = False
+    plain_args_secret = "secret" not in text  # no secret marking at all: every argument is secret
+    for line in text.splitlines():
+        if "secret.secret" in line or "!lwe." in line or "!bgv." in line or "!ckks." in line:
+            head = line.split("=", 1)[0] if "=" in line else ""
+            for name in _USE.findall(head):
+                secret.add(name)
+        b = _BLOCK_ARGS.match(line)
+        if b:
+            for arg in b.group("args").split(","):
+                name = arg.split(":")[0].strip()
+                if name.startswith("%"):
+                    secret.add(name)
+            continue
+        fa = _FUNC.search(line)
+        if fa and funcs_seen:
+            break  # HEIR appends client helpers (encrypt / decrypt) after the kernel: not counted
+        if fa:
+            funcs_seen = True
+            for arg in fa.group("args").split(","):
+                name, _, ty = arg.partition(":")
+                if plain_args_secret or any(w in ty for w in ("secret", "lwe", "bgv", "ckks")):
+                    secret.add(name.strip())
+            continue
+        m = _DEF.match(line)
+        if not m:
+            continue
+        op = m.group("op").strip('"')
+        c.ops[op] = c.ops.get(op, 0) + 1
+        operands = [u for u in _USE.findall(m.group("rest").split(":")[0])]
+        results = [r.strip().split(":")[0] for r in m.group("res").split(",")]
+        is_secret = any(u in secret for u in operands) or any(
+            s in m.group("rest") for s in ("!secret.secret", "!lwe.", "!bgv.", "!ckks."))
+        if is_secret and op != "arith.constant":
+            secret.update(results)
+        name = op.split(".", 1)[1]
+        if "rotate" in name:
+            c.rotations += 1
+        elif name == "relinearize":
+            c.relins += 1
+        elif op in ("tensor.extract", "tensor.insert"):
+            c.slot_accesses += "!ct" not in line and "!lwe." not in line  # not a ciphertext of a packed list
+        else:
+            both_secret = len(operands) >= 2 and all(u in secret for u in operands[:2])
+            c.muls += op in ("bgv.mul", "ckks.mul", "bfv.mul") or (op in ("arith.muli", "arith.mulf") and both_secret)
+    return c
+
+
+# -- runs --------------------------------------------------------------------------------
+
+class Run:
+    """One tool on one kernel: status, the wall seconds of each repeat, the counts."""
+
+    def __init__(self, status: str, seconds: list[float], counts: Counts | None = None) -> None:
+        self.status = status
+        self.seconds = seconds
+        self.counts = counts
+
+
+def _timed(cmd: list[str], timeout: float) -> tuple[int, str, str, float]:
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return -1, "", "timeout", time.perf_counter() - start
+    return proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - start
+
+
+def _first_line(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if "error" in ln.lower()] or err.splitlines() or [""]
+    return lines[0].strip()[:160]
+
+
+def _json_report(out: str) -> dict[str, Any]:
+    """The report object on stdout (tolerating a banner line before it)."""
+    i = out.find("{")
+    obj, _ = json.JSONDecoder().raw_decode(out[i:])
+    assert isinstance(obj, dict)
+    return obj
+
+
+def run_eqsat(path: Path, timeout: float) -> Run:
+    rc, out, err, secs = _timed([*eqsat_command(), "optimize", str(path), "--json"], timeout)
+    if rc != 0:
+        return Run("timeout" if rc == -1 else f"rejected: {_first_line(err)}", [secs])
+    ops = _json_report(out)["after"]["ops"]
+    assert isinstance(ops, dict)
+    counts = Counts(int(ops.get("rotate", 0)), int(ops.get("mul", 0)), int(ops.get("relinearize", 0)),
+                    int(ops.get("extract", 0)) + int(ops.get("insert", 0)), dict(ops))
+    return Run("ok", [secs], counts)
+
+
+def run_heir(heir_opt: Path, path: Path, pipeline: list[str], timeout: float) -> Run:
+    rc, out, err, secs = _timed([str(heir_opt), *pipeline, str(path)], timeout)
+    if rc != 0:
+        return Run("timeout" if rc == -1 else f"failed: {_first_line(err)}", [secs])
+    return Run("ok", [secs], count_heir(out))
+
+
+def _merge(acc: Run | None, new: Run) -> Run:
+    if acc is None:
+        return new
+    acc.seconds += new.seconds
+    return acc
+
+
+def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float) -> dict[str, Any]:
+    text = path.read_text()
+    k = kind(text)
+    pipe_name = "" if k == "noisy" else ("vectorizer" if k == "tensor" else "mlir-to-bgv")
+    row: dict[str, Any] = {"kernel": path.stem, "source": path.parent.name,
+                              "heir_pipeline": pipe_name, "repeats": repeats}
+    eq: Run | None = None
+    he: Run | None = None
+    for _ in range(repeats):  # alternate the tools so a drift in machine load hits both
+        eq = _merge(eq, run_eqsat(path, timeout))
+        if heir_opt is not None and pipe_name:
+            he = _merge(he, run_heir(heir_opt, path, PIPELINES[pipe_name], timeout))
+        if eq.status == "timeout" or (he is not None and he.status == "timeout"):
+            break  # one timeout is the finding; do not pay it again
+    for prefix, r in (("eqsat", eq), ("heir", he)):
+        if r is None:
+            row[f"{prefix}_status"] = "no heir-opt" if heir_opt is None else "no HEIR dialect (noisy)"
+            continue
+        row[f"{prefix}_status"] = r.status
+        row[f"{prefix}_s"] = round(statistics.median(r.seconds), 3)
+        if r.counts is not None:
+            row[f"{prefix}_rotations"] = r.counts.rotations
+            row[f"{prefix}_muls"] = r.counts.muls
+            row[f"{prefix}_relins"] = r.counts.relins
+            row[f"{prefix}_slot_accesses"] = r.counts.slot_accesses
+    if eq is not None and he is not None and eq.status == he.status == "ok":
+        row["time_ratio"] = round(float(row["eqsat_s"]) / max(float(row["heir_s"]), 1e-9), 2)
+    return row
+
+
+# -- output ------------------------------------------------------------------------------
+
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    both = [r for r in rows if r.get("eqsat_status") == "ok" and r.get("heir_status") == "ok"]
+    both.sort(key=lambda r: float(r["heir_s"]))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(16, max(5.0, 0.22 * len(both) + 2)),
+                                   gridspec_kw={"width_ratios": [3, 2]})
+    names = [str(r["kernel"]) for r in both]
+    ys = range(len(both))
+    h = 0.4
+    ax1.barh([y - h / 2 for y in ys], [float(r["eqsat_s"]) for r in both], h,
+             color="tab:blue", label="eqsat optimize")
+    ax1.barh([y + h / 2 for y in ys], [float(r["heir_s"]) for r in both], h,
+             color="tab:orange", label="heir-opt")
+    ax1.set_yticks(list(ys), names, fontsize=7)
+    ax1.set_xscale("log")
+    ax1.set_xlabel(f"wall seconds per run (median of {both[0]['repeats'] if both else '-'}), log scale")
+    tot_e = sum(float(r["eqsat_s"]) for r in both)
+    tot_h = sum(float(r["heir_s"]) for r in both)
+    ax1.set_title(f"Wall time per kernel (total: eqsat {tot_e:.1f} s, HEIR {tot_h:.1f} s)")
+    ax1.legend(loc="lower right")
+    ax1.grid(axis="x", alpha=0.3)
+
+    er = [int(r["eqsat_rotations"]) for r in both]
+    hr = [int(r["heir_rotations"]) for r in both]
+    top = max([*er, *hr, 1]) + 1
+    ax2.plot([0, top], [0, top], color="grey", lw=1, label="equal")
+    worse = [i for i in range(len(both)) if er[i] > hr[i]]
+    ok = [i for i in range(len(both)) if er[i] <= hr[i]]
+    ax2.scatter([hr[i] for i in ok], [er[i] for i in ok], color="tab:blue", alpha=0.6,
+                label=f"eqsat <= HEIR ({len(ok)} kernels)")
+    ax2.scatter([hr[i] for i in worse], [er[i] for i in worse], color="tab:red", marker="x",
+                label=f"eqsat > HEIR ({len(worse)} kernels)")
+    for i in worse:
+        ax2.annotate(names[i], (hr[i], er[i]), fontsize=6, xytext=(3, 3), textcoords="offset points")
+    ax2.set_xlabel("HEIR rotations")
+    ax2.set_ylabel("eqsat rotations")
+    ax2.set_title("Rotations in the output (below the line: eqsat uses fewer)")
+    ax2.legend(loc="upper left")
+    ax2.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3, help="runs per tool and kernel; the median is kept (default 3)")
+    ap.add_argument("--only", default="", help="comma-separated name parts; keep kernels matching any (default: all)")
+    ap.add_argument("--timeout", type=float, default=600.0, help="wall seconds per single run (default 600)")
+    ap.add_argument("--out", type=Path, default=OUT, help="output folder for vs_heir.csv and vs_heir.png")
+    args = ap.parse_args(argv)
+    heir_opt = find_heir_opt()
+    if heir_opt is None:
+        print("vs_heir: heir-opt not found (pip install -e '.[heir]'); skipping the HEIR comparison", file=sys.stderr)
+        return []
+    parts = [p for p in args.only.split(",") if p]
+    todo = [p for p in kernels() if not parts or any(s in p.stem for s in parts)]
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    with (args.out / "vs_heir.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        w.writeheader()
+        for path in todo:
+            row = measure(path, heir_opt, args.repeats, args.timeout)
+            rows.append(row)
+            w.writerow(row)
+            f.flush()
+            print(", ".join(f"{k}={row.get(k, '')}" for k in FIELDS if k not in ("source", "repeats")), flush=True)
+    plot(rows, args.out / "vs_heir.png")
+    both = [r for r in rows if r.get("time_ratio") is not None]
+    if both:
+        tot_e = sum(float(r["eqsat_s"]) for r in both)
+        tot_h = sum(float(r["heir_s"]) for r in both)
+        more = [str(r["kernel"]) for r in both if int(r["eqsat_rotations"]) > int(r["heir_rotations"])]
+        print(f"total wall over {len(both)} kernels: eqsat {tot_e:.1f} s, HEIR {tot_h:.1f} s "
+              f"(ratio {tot_e / max(tot_h, 1e-9):.2f}); eqsat has more rotations on: {', '.join(more) or 'none'}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
