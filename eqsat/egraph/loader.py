@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from eqsat.algebra.slot_keys import dense_key
 from eqsat.egraph.summaries import Summaries
-from eqsat.ir import MGMT_OPS, Program
+from eqsat.ir import MGMT_OPS, Program, VecRef
 
 
 class Loader(Summaries):
@@ -65,7 +65,9 @@ class Loader(Summaries):
             self.node("In", str(n.attrs[0]), slots, at=i)
         elif op == "const":
             c = n.attrs[0]
-            if isinstance(c, tuple):
+            if isinstance(c, VecRef):
+                self.node("Dense", c.handle, slots, at=i)
+            elif isinstance(c, tuple):
                 self.node("Dense", dense_key(c), slots, at=i)
             elif isinstance(c, float):
                 self.node("NumF", c, slots, at=i)
@@ -90,6 +92,8 @@ class Loader(Summaries):
                 acc = self.node("Ins", x, acc, j, at=i if j == len(a) - 1 else None)
         elif op == "splat":
             self.node("Splat", a[0], slots, at=i)
+        elif op == "linmap":
+            self.node("LinMap", a[0], str(n.attrs[0]), slots, at=i)
         else:  # pragma: no cover - ir.Builder rejects unknown ops
             raise ValueError(f"cannot load op {op}")
         self.name[i] = i
