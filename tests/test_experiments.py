@@ -23,3 +23,11 @@ def test_scaling_tiny(tmp_path: Path) -> None:
     with open(tmp_path / "scaling.csv") as f:
         assert len(list(csv.DictReader(f))) == 3
     assert (tmp_path / "scaling.png").stat().st_size > 0
+
+
+def test_linalg_bench_tiny(tmp_path: Path) -> None:
+    rows = load("linalg_bench").main(["--sizes", "4", "--encrypted-max", "4", "--out", str(tmp_path)])
+    assert rows[0]["rotations"] <= 3 and rows[0]["match"] is True
+    with open(tmp_path / "linalg_bench.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "linalg_bench.png").stat().st_size > 0
