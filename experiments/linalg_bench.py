@@ -21,6 +21,7 @@ HEIR = {4: 3, 100: 19, 256: 31, 512: 45, 1024: 63, 4096: 127}
 
 def bench(n: int, encrypted: bool) -> dict[str, object]:
     from eqsat.backend import run_program
+
     from eqsat.frontend import linalg
     from eqsat.ir import Builder, Type, multiplicative_depth, op_counts
     from eqsat.pipeline import optimize
