@@ -3,8 +3,8 @@
 In: nothing.  Out: ``FAMILY`` and its egglog ruleset ``linmap``.
 
 ``LinMap(v, h, n) = sum_d D_d * rot(v, d)`` (``eqsat.algebra.linmap``; the diagonals stay
-in the handle registry).  ``lm-plan-*`` unions it with the same map pinned to a plan (the
-cost-chosen baby-step/giant-step, and direct); a pinned map splits into ``lm-halves``
+in the handle registry).  ``lm-plan`` unions it with the same map pinned to a plan (the
+cost-chosen baby-step/giant-step, or direct when no split saves rotations); a pinned map splits into ``lm-halves``
 (half of its giant steps each), a single giant step is ``lm-giant`` (one rotation of an
 inner map whose plaintext diagonals are pre-rotated), and a single diagonal is a product
 with a plaintext vector (``lm-term*``).  A shift-invariant map is a ``LinRot``
@@ -21,16 +21,11 @@ FAMILY = RuleFamily("linmap")
 r = FAMILY.rule
 
 
-def _plan(j: int) -> None:
-    @r(f"lm-plan-{j}")
-    def _(L, v: Term, h: MapKey, n: N):
-        """LinMap(v, h) = LinMap(v, h pinned to plan j)  (same map: 0 the best baby-step/giant-step, 1 direct)"""
-        p = L.call(o.plan_handle, h, n, j)
-        return L.LinMap(v, h, n), L.LinMap(v, p, n), [L.eq(L.slots(v), n), L.ne(p, "")]
-
-
-for _j in (0, 1):
-    _plan(_j)
+@r("lm-plan")
+def _(L, v: Term, h: MapKey, n: N):
+    """LinMap(v, h) = LinMap(v, h pinned to its plan)  (same map: the best baby-step/giant-step split, or direct)"""
+    p = L.call(o.plan_handle, h, n, 0)
+    return L.LinMap(v, h, n), L.LinMap(v, p, n), [L.eq(L.slots(v), n), L.ne(p, "")]
 
 
 @r("lm-halves")

@@ -363,14 +363,16 @@ def _pinned_plan(base: str, pin: str) -> Plan:
 
 
 def pinned_candidates(handle: str) -> tuple[str, ...]:
-    """Pinned handles of the best baby-step/giant-step plan and of the direct plan."""
+    """Pinned handles of the plans worth realizing: the best baby-step/giant-step split when
+    it saves rotations, else the direct plan.  The direct plan is dominated otherwise (as many
+    plaintext products, more rotations), and realizing it too put n rotations of v and their
+    slot rewrites into the e-graph (a 1024 x 1024 matvec ran out of saturation time)."""
     m = lookup(split_handle(handle)[0])
-    out = [handle + "@d"]
     if m.diags:
         b, centered = best_split(m)
         if b:
-            out.insert(0, f"{handle}@b{b}{'c' if centered else 'f'}")
-    return tuple(out)
+            return (f"{handle}@b{b}{'c' if centered else 'f'}",)
+    return (handle + "@d",)
 
 
 def restrict(m: LinearMap, offsets: list[int]) -> LinearMap:

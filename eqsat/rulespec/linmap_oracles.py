@@ -31,8 +31,8 @@ def _resolve(h: str, n: int) -> tuple[linmap.LinearMap, linmap.Plan | None] | No
 
 @cache
 def plan_handle(h: str, n: int, j: int) -> str:
-    """The j-th pinned plan of an unpinned handle with two or more diagonals (0: the best
-    baby-step/giant-step, 1: direct), else ``""``."""
+    """The j-th pinned plan (``eqsat.algebra.linmap.pinned_candidates``) of an unpinned handle
+    with two or more diagonals, else ``""``."""
     r = _resolve(h, n)
     if r is None or r[1] is not None or len(r[0].diags) < 2:
         return ""
