@@ -69,7 +69,7 @@ from eqsat.backend.errors import BackendError
 from eqsat.backend.params import balance_factors
 
 from eqsat.interp import coerce_input
-from eqsat.ir import Program
+from eqsat.ir import Program, VecRef
 
 Clear = Any  # a number, None, or a list of numbers/None
 GALOIS_KEY_BUDGET = 1 << 30  # bytes of Galois keys kept before rotations are composed from 2^j steps
@@ -428,6 +428,8 @@ class Lowering:
             env[i] = self._encrypt(val, n, scalar) if ty.secret else val
         elif op == "const":
             c = node.attrs[0]
+            if isinstance(c, VecRef):
+                c = c.values()
             env[i] = (
                 [self._red(x) for x in c]
                 if isinstance(c, tuple)

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from eqsat.errors import UserError
-from eqsat.ir import Program, Type
+from eqsat.ir import Program, Type, VecRef
 
 Value = int | float | list[int | float]
 _Array = npt.NDArray[Any]
@@ -114,6 +114,8 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 env[i] = array(val, ty) if isinstance(val, list) else val
             elif op == "const":
                 c = n.attrs[0]
+                if isinstance(c, VecRef):
+                    c = c.values()
                 if isinstance(c, tuple):
                     env[i] = array([red(x) for x in c], ty)
                 elif ty.is_scalar:
@@ -145,6 +147,18 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 k = int(n.attrs[0]) % len(v)  # type: ignore[call-overload]
                 # result[i] = v[(i + k) mod n], i.e. np.roll(v, -k); concatenate is the same, cheaper
                 env[i] = np.concatenate((v[k:], v[:k]))
+            elif op == "linmap":
+                from eqsat.algebra.linmap import lookup
+
+                v = vec(n.args[0])
+                m = lookup(str(n.attrs[0]))
+                acc: _Array = np.zeros(ty.slots, dtype=dtype(ty))
+                for d, coef in m.diags.items():
+                    c = coef.astype(dtype(ty)) if ty.is_float else array(coef.tolist(), ty)
+                    acc = acc + c * np.concatenate((v[d:], v[:d]))
+                    if modulus and not ty.is_float:
+                        acc %= modulus
+                env[i] = acc
             elif op == "extract":
                 x = vec(n.args[0])[int(n.attrs[0])]  # type: ignore[call-overload]
                 env[i] = x.item() if isinstance(x, np.generic) else x  # a Python number

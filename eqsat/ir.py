@@ -25,7 +25,13 @@ op                 args        attrs / meaning
 ``input``          --          ``(name,)``: a function argument (secret unless typed
                                plaintext)
 ``const``          --          ``(value,)``: plaintext; ``int``/``float`` for a scalar or
-                               splat, a tuple of numbers (flattened) for a dense tensor
+                               splat, a tuple of numbers (flattened) for a dense tensor,
+                               or a ``VecRef`` (a registered vector by handle: the
+                               plaintext diagonals of a realized linear map)
+``linmap``         v           ``(handle,)``: the linear slot map registered as ``handle``
+                               (``eqsat.algebra.linmap``): ``sum_d D_d * rotate(v, d)``
+                               with plaintext diagonals (a plaintext matrix times v, a
+                               convolution); realized by the ``linmap`` rules
 ``encode``         x           plaintext -> ciphertext (``noisy.encode``), fresh noise
 ``decode``         x           ciphertext -> plaintext (``noisy.decode``)
 ``add sub mul``    a, b        element-wise; same shapes
@@ -54,7 +60,27 @@ from dataclasses import dataclass, field
 from eqsat.errors import EqsatError
 
 Scalar = int | float
-ConstValue = int | float | tuple[int | float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VecRef:
+    """A dense plaintext vector held by handle (``eqsat.algebra.linmap.register_vector``):
+    a 4096-slot diagonal stays one string in the IR, however many a program has."""
+
+    handle: str
+
+    def values(self) -> tuple[int | float, ...]:
+        from eqsat.algebra.linmap import lookup_vector
+
+        return tuple(lookup_vector(self.handle).tolist())
+
+    def __len__(self) -> int:
+        from eqsat.algebra.linmap import lookup_vector
+
+        return int(lookup_vector(self.handle).shape[0])
+
+
+ConstValue = int | float | tuple[int | float, ...] | VecRef
 
 ARITH_OPS = frozenset({"add", "sub", "mul"})
 MGMT_OPS = frozenset({"relinearize", "modswitch", "rescale", "reduce_noise", "bootstrap"})
@@ -62,7 +88,7 @@ UNARY_OPS = frozenset({"neg", "encode", "decode"}) | MGMT_OPS
 ALL_OPS = (
     ARITH_OPS
     | UNARY_OPS
-    | frozenset({"input", "const", "rotate", "extract", "insert", "from_elements", "splat", "empty"})
+    | frozenset({"input", "const", "rotate", "extract", "insert", "from_elements", "splat", "empty", "linmap"})
 )
 
 
@@ -215,6 +241,10 @@ class Builder:
     def const(self, value: ConstValue, ty: Type) -> int:
         if ty.secret:
             raise IRError("constants are plaintext")
+        if isinstance(value, VecRef):
+            if len(value) != ty.slots:
+                raise IRError(f"dense constant has {len(value)} values for {ty.slots} slots")
+            return self.add_node("const", (), (value,), ty)
         if isinstance(value, tuple):
             if len(value) != ty.slots:
                 raise IRError(f"dense constant has {len(value)} values for {ty.slots} slots")
@@ -267,6 +297,20 @@ class Builder:
             return v
         return self.add_node("rotate", (v,), (k,), tv)
 
+    def linmap(self, v: int, handle: str) -> int:
+        """The registered linear map ``handle`` applied to ``v`` (same slot count)."""
+        from eqsat.algebra.linmap import lookup
+
+        tv = self.type_of(v)
+        try:
+            m = lookup(handle)
+        except KeyError as e:
+            raise IRError(str(e)) from None
+        if tv.is_scalar or m.n != tv.slots:
+            raise IRError(f"linear map of {m.n} slots applied to {tv}")
+        ty = tv if not (m.is_float and not tv.is_float) else Type(tv.shape, "f64", tv.secret)
+        return self.add_node("linmap", (v,), (handle,), ty)
+
     def extract(self, v: int, i: int) -> int:
         tv = self.type_of(v)
         if tv.is_scalar:
@@ -316,7 +360,8 @@ def op_counts(prog: Program) -> dict[str, int]:
 
     Plaintext-only arithmetic is not counted.  ``mul`` is ciphertext x ciphertext,
     ``mul_plain``/``add_plain`` mix in a plaintext.  ``extract``/``insert`` count slot
-    accesses still left; a scalar result read from slot 0 is free.  ``from_elements``
+    accesses still left; a scalar result read from slot 0 is free.  An unrealized
+    ``linmap`` counts as its direct realization (one rotation per nonzero diagonal).  ``from_elements``
     counts as one ``insert`` per secret element, ``splat`` of a secret scalar as one.
     """
     counts: dict[str, int] = {}
@@ -344,6 +389,13 @@ def op_counts(prog: Program) -> dict[str, int]:
             bump("insert", sum(1 for t in argt if t.secret))
         elif n.op == "splat":
             bump("insert")
+        elif n.op == "linmap":  # an unrealized map costs what its direct realization does
+            from eqsat.algebra.linmap import lookup, plan_direct
+
+            plan = plan_direct(lookup(str(n.attrs[0])))
+            bump("rotate", plan.rotations)
+            bump("mul_plain", plan.products)
+            bump("add", max(plan.additions, 0))
     return {k: v for k, v in counts.items() if v}
 
 

@@ -18,6 +18,10 @@ Design (see the README for the reasons):
     - ``LinRot(v, key, n)``: the linear combination ``sum_k c_k * rot(v, k)``, with the
       offset->coefficient polynomial in ``key`` (see ``eqsat.algebra.rotpoly``); rotate-and-
       reduce, stencils and their factorizations are products of such polynomials.
+    - ``LinMap(v, handle, n)``: a linear slot map ``sum_d D_d * rot(v, d)`` with plaintext
+      diagonal vectors ``D_d`` held by handle (``eqsat.algebra.linmap``): a plaintext
+      matrix times a vector, a masked stencil or convolution; ``rules/linmap.py`` relates
+      it to its realizations (direct, baby-step/giant-step, a ``LinRot``).
     - ``ProdRot(v, key, n)``: the product ``prod_{k in key} rot(v, k)``.
     - ``ChainElem(a, c, i, n)``: ``a`` times element ``i`` of the optimal addition-
       subtraction chain for ``c`` (mul-to-add).
@@ -136,6 +140,12 @@ def Splat(s: T, n: i64Like) -> T:
 @function(egg_fn="LinRot")
 def LinRot(v: T, key: StringLike, n: i64Like) -> T:
     """``sum_k c_k * Rot(v, k)`` for the polynomial ``key``."""
+
+
+@function(egg_fn="LinMap")
+def LinMap(v: T, handle: StringLike, n: i64Like) -> T:
+    """``sum_d D_d * Rot(v, d)``: the linear slot map registered as ``handle``
+    (``eqsat.algebra.linmap``; its plaintext diagonals never enter the e-graph)."""
 
 
 @function(egg_fn="ProdRot")
@@ -262,6 +272,7 @@ def _slots_rules(
     yield rule(Place(a, k, n), name="slots-place").then(set_(slots(Place(a, k, n))).to(n))
     yield rule(Splat(a, n), name="slots-splat").then(set_(slots(Splat(a, n))).to(n))
     yield rule(LinRot(a, s, n), name="slots-linrot").then(set_(slots(LinRot(a, s, n))).to(n))
+    yield rule(LinMap(a, s, n), name="slots-linmap").then(set_(slots(LinMap(a, s, n))).to(n))
     yield rule(ProdRot(a, s, n), name="slots-prodrot").then(set_(slots(ProdRot(a, s, n))).to(n))
     yield rule(Gather(a, k, s, n), name="slots-gather").then(set_(slots(Gather(a, k, s, n))).to(n))
     yield rule(ChainElem(a, c, k, n), name="slots-chainelem").then(set_(slots(ChainElem(a, c, k, n))).to(n))
@@ -307,7 +318,7 @@ CONCRETE_OPS = frozenset(
     {"In", "Num", "NumF", "Dense", "Mask", "Add", "Sub", "Mul", "Neg", "Rot", "Ext", "Ins", "Place", "Splat",
      "Encode", "Decode"}
 )
-SUMMARY_OPS = frozenset({"LinRot", "ProdRot", "Gather", "ChainElem"})
+SUMMARY_OPS = frozenset({"LinRot", "LinMap", "ProdRot", "Gather", "ChainElem"})
 INERT_OPS = frozenset(INERT)
 
 

@@ -8,21 +8,22 @@ checks that every key equals its family's own name and every rule has a soundnes
 
 from __future__ import annotations
 
-from eqsat.rules import depth, factor, fold_real, mul_to_add, ring, slots
+from eqsat.rules import depth, factor, fold_real, linmap, mul_to_add, ring, slots
 
 from eqsat.errors import UserError
 from eqsat.rulespec import RuleFamily
 
 REGISTRY: dict[str, RuleFamily] = {f.name: f for f in (
-    ring.FAMILY, slots.FAMILY, mul_to_add.FAMILY, factor.FAMILY, depth.FAMILY, fold_real.FAMILY)}
+    ring.FAMILY, slots.FAMILY, mul_to_add.FAMILY, factor.FAMILY, depth.FAMILY, fold_real.FAMILY,
+    linmap.FAMILY)}
 
 SCHEDULES: dict[str, tuple[str, ...]] = {
     # slot rewrites and ring identities: the vector kernels (rotate-and-reduce, stencils, chains)
-    "default": ("ring", "slots", "mul-to-add", "fold-real"),
+    "default": ("ring", "slots", "mul-to-add", "fold-real", "linmap"),
     # scalar arithmetic: mul-to-add chains, squaring, folding (the noisy dialect's programs)
     "arith": ("ring", "mul-to-add", "depth", "fold-real"),
     # everything, including factoring (may need larger limits)
-    "all": ("ring", "slots", "mul-to-add", "depth", "fold-real", "factor"),
+    "all": ("ring", "slots", "mul-to-add", "depth", "fold-real", "factor", "linmap"),
     "none": (),
 }
 

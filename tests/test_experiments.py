@@ -35,6 +35,13 @@ def test_calibrate_costs_tiny_writes_under_out_not_the_shipped_tables(tmp_path: 
     with open(tmp_path / "calibrate_costs.csv") as f:
         assert {r["scheme"] for r in csv.DictReader(f)} == {"bgv", "ckks"}
 
+def test_linalg_bench_tiny(tmp_path: Path) -> None:
+    rows = load("linalg_bench").main(["--sizes", "4", "--encrypted-max", "4", "--out", str(tmp_path)])
+    assert rows[0]["rotations"] <= 3 and rows[0]["match"] is True
+    with open(tmp_path / "linalg_bench.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "linalg_bench.png").stat().st_size > 0
+
 
 def test_layouts_tiny(tmp_path: Path) -> None:
     rows = load("layouts").main(["--only", "conv_4x2", "--out", str(tmp_path)])

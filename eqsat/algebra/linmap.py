@@ -258,6 +258,11 @@ def _split(offsets: np.ndarray, b: int, n: int, centered: bool) -> tuple[np.ndar
     return g % n, s % n
 
 
+def giant_steps(m: LinearMap, step: int, centered: bool) -> np.ndarray:
+    """The giant step of each of ``m.offsets`` (in order) under a baby-step/giant-step split."""
+    return _split(np.array(m.offsets, dtype=np.int64), step, m.n, centered)[0]
+
+
 def _split_cost(offsets: np.ndarray, b: int, n: int, centered: bool) -> int:
     g, s = _split(offsets, b, n, centered)
     seen = np.zeros(n, dtype=bool)
@@ -322,3 +327,54 @@ def best_plan(m: LinearMap, cost: Cost = Cost(), key: Callable[[Plan], float] | 
 def plan_for(handle: str) -> Plan:
     """``best_plan`` of a registered map, memoized by handle (rules call this)."""
     return best_plan(lookup(handle))
+
+
+# -- pinned plans: a handle suffix fixes how a map (and every part of it) is realized --------
+# ``"lm<hash>@d"``: the direct plan; ``"lm<hash>@b<step><c|f>"``: baby-step/giant-step with that
+# step and remainder convention (centered / floor).  A map's parts (halves of its giant steps)
+# keep their parent's pin, so they share its baby-step rotations.
+
+
+def pin_of(plan: Plan, centered: bool = False) -> str:
+    return "@d" if plan.kind == "direct" else f"@b{plan.step}{'c' if centered else 'f'}"
+
+
+def split_handle(handle: str) -> tuple[str, str]:
+    """``(base handle, pin)``; the pin is ``""`` for an unpinned handle."""
+    base, _, pin = handle.partition("@")
+    return base, ("@" + pin if pin else "")
+
+
+def resolve(handle: str) -> tuple[LinearMap, Plan | None]:
+    """The map of a (possibly pinned) handle and its pinned plan (None: unpinned)."""
+    base, pin = split_handle(handle)
+    m = lookup(base)
+    return m, (_pinned_plan(base, pin) if pin else None)
+
+
+@cache
+def _pinned_plan(base: str, pin: str) -> Plan:
+    m = lookup(base)
+    if pin == "@d":
+        return plan_direct(m)
+    if pin.startswith("@b") and pin[-1] in "cf" and pin[2:-1].isdigit() and int(pin[2:-1]) >= 1:
+        return plan_bsgs(m, int(pin[2:-1]), pin[-1] == "c")
+    raise KeyError(f"malformed plan pin {pin!r}")
+
+
+def pinned_candidates(handle: str) -> tuple[str, ...]:
+    """Pinned handles of the plans worth realizing: the best baby-step/giant-step split when
+    it saves rotations, else the direct plan.  The direct plan is dominated otherwise (as many
+    plaintext products, more rotations), and realizing it too put n rotations of v and their
+    slot rewrites into the e-graph (a 1024 x 1024 matvec ran out of saturation time)."""
+    m = lookup(split_handle(handle)[0])
+    if m.diags:
+        b, centered = best_split(m)
+        if b:
+            return (f"{handle}@b{b}{'c' if centered else 'f'}",)
+    return (handle + "@d",)
+
+
+def restrict(m: LinearMap, offsets: list[int]) -> LinearMap:
+    """The map keeping only the diagonals at ``offsets``."""
+    return LinearMap(m.n, {d: m.diags[d] for d in sorted(offsets)})

@@ -51,6 +51,12 @@ def dense_key(values: Iterable[int | float]) -> str:
 
 
 def parse_dense_key(key: str) -> list[int | float]:
+    """The values of a dense key; a key ``pv<hash>`` names a registered plaintext vector
+    (``eqsat.algebra.linmap.register_vector``), so large diagonals never become strings."""
+    if key.startswith("pv"):
+        from eqsat.algebra.linmap import lookup_vector
+
+        return lookup_vector(key).tolist()  # type: ignore[no-any-return]
     out: list[int | float] = []
     for tok in key.split(","):
         out.append(float(tok) if any(ch in tok for ch in ".eEn") else int(tok))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from eqsat.algebra.slot_keys import dense_key
 from eqsat.egraph.vectorize import ChainVectorizer
-from eqsat.ir import MGMT_OPS, Program
+from eqsat.ir import MGMT_OPS, Program, VecRef
 
 
 class Loader(ChainVectorizer):
@@ -67,7 +67,9 @@ class Loader(ChainVectorizer):
             self.node("In", str(n.attrs[0]), slots, at=i)
         elif op == "const":
             c = n.attrs[0]
-            if isinstance(c, tuple):
+            if isinstance(c, VecRef):
+                self.node("Dense", c.handle, slots, at=i)
+            elif isinstance(c, tuple):
                 self.node("Dense", dense_key(c), slots, at=i)
             elif isinstance(c, float):
                 self.node("NumF", c, slots, at=i)
@@ -92,6 +94,8 @@ class Loader(ChainVectorizer):
                 acc = self.node("Ins", x, acc, j, at=i if j == len(a) - 1 else None)
         elif op == "splat":
             self.node("Splat", a[0], slots, at=i)
+        elif op == "linmap":
+            self.node("LinMap", a[0], str(n.attrs[0]), slots, at=i)
         else:  # pragma: no cover - ir.Builder rejects unknown ops
             raise ValueError(f"cannot load op {op}")
         self.name[i] = i

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
 from eqsat.egraph.view import EGraphView, ENode
 from eqsat.errors import InternalError
-from eqsat.ir import Builder, Program, Type
+from eqsat.ir import Builder, Program, Type, VecRef
 from eqsat.models.cost import CostTable
 
 
@@ -358,6 +358,8 @@ def emit_node(b: Builder, n: ENode, args: list[int], vec_type, elem_by_name) -> 
             ty = Type(ty.shape, "f64", False)
         return b.const(float(n.lits[0]), ty)
     if op == "Dense":
+        if str(n.lits[0]).startswith("pv"):  # a registered vector stays a handle (linmap diagonals)
+            return b.const(VecRef(str(n.lits[0])), vec_type(int(n.lits[1]), False))
         vals = tuple(parse_dense_key(str(n.lits[0])))
         return b.const(vals, vec_type(int(n.lits[1]), False))
     if op == "Mask":

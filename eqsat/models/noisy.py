@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass
 
 from eqsat.errors import InfeasibleError
-from eqsat.ir import Program
+from eqsat.ir import Program, VecRef
 
 FRESH = 12
 LIMIT = 26
@@ -87,6 +87,8 @@ def _fold(prog: Program, i: int, vals: dict[int, list[float] | None]) -> list[fl
 
     if n.op == "const":
         c = n.attrs[0]
+        if isinstance(c, VecRef):
+            c = c.values()
         return [float(x) for x in c] if isinstance(c, tuple) else [float(c)] * width  # type: ignore[arg-type]
     if n.op == "empty":
         return [0.0] * width

@@ -6,6 +6,6 @@ rulesets (``EggLang``) and soundness checks on random values (``SemLang``,
 ``arith_oracles``).
 """
 
-from eqsat.rulespec.spec import Int, N, Name, Poly, RInt, RuleFamily, SetKey, Term, check_sound
+from eqsat.rulespec.spec import Int, MapKey, N, Name, Poly, RInt, RuleFamily, SetKey, Term, check_sound
 
-__all__ = ["Int", "N", "Name", "Poly", "RInt", "RuleFamily", "SetKey", "Term", "check_sound"]
+__all__ = ["Int", "MapKey", "N", "Name", "Poly", "RInt", "RuleFamily", "SetKey", "Term", "check_sound"]

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+import numpy as np
 from egglog import Fact, PyObject, Ruleset, String, eq, i64, ne, rule, ruleset, union, var
 from egglog.builtins import count_matches
 from egglog.declarations import UnboundVarDecl
@@ -44,6 +45,7 @@ SORTS: dict[str, Any] = {
     "set": String,
     "dense": String,
     "name": String,
+    "linmap": String,
 }
 
 
@@ -58,6 +60,7 @@ Poly: TypeAlias = Any
 SetKey: TypeAlias = Any
 DenseKey: TypeAlias = Any
 Name: TypeAlias = Any
+MapKey: TypeAlias = Any
 
 
 MARKERS = {
@@ -69,6 +72,7 @@ MARKERS = {
     "Poly": "poly",
     "SetKey": "set",
     "DenseKey": "dense",
+    "MapKey": "linmap",
 }
 
 
@@ -127,6 +131,7 @@ class EggLang:
     Rot, Ext, Ins, Place, Splat = (staticmethod(f) for f in (term.Rot, term.Ext, term.Ins, term.Place, term.Splat))
     LinRot, ProdRot, Gather, Mask = (staticmethod(f) for f in (term.LinRot, term.ProdRot, term.Gather, term.Mask))
     ChainElem = staticmethod(term.ChainElem)
+    LinMap = staticmethod(term.LinMap)
     slots = staticmethod(term.slots)
 
     @staticmethod
@@ -432,6 +437,18 @@ class SemLang:
         return tuple(rotpoly.apply(rotpoly.parse_key(key, int(n)), list(v), int(n)))
 
     @_lazy_method
+    def LinMap(v: Vec, handle: str, n: int) -> Vec:
+        from eqsat.algebra import linmap
+
+        try:
+            m, _ = linmap.resolve(handle)
+        except KeyError as e:
+            raise Undefined("linmap handle") from e
+        if len(v) != n or m.n != n:
+            raise Undefined("linmap size")
+        return tuple(int(x) for x in m.apply(np.array(v, dtype=np.int64)))
+
+    @_lazy_method
     def ProdRot(v: Vec, key: str, n: int) -> Vec:
         from eqsat.algebra import rotpoly
 
@@ -522,6 +539,7 @@ def _default_samplers() -> Samplers:
         return rotpoly.key(rotpoly.normalize(p, n), n)
 
     return {
+        "linmap": _sample_linmap,
         "T": lambda rng, n: tuple(rng.randint(-9, 9) for _ in range(n)),
         "S": lambda rng, n: (rng.randint(-9, 9),),
         "int": lambda rng, n: RInt(rng.randrange(n) if rng.random() < 0.8 else rng.randint(-n, 2 * n)),
@@ -530,6 +548,35 @@ def _default_samplers() -> Samplers:
         "dense": lambda rng, n: dense_key([rng.randint(-5, 5) for _ in range(n)]),
         "name": lambda rng, n: rng.choice(["x", "y", "in"]),
     }
+
+
+def _sample_linmap(rng: random.Random, n: int) -> str:
+    """A registered random linear map (integer diagonals) over ``n`` slots: sometimes one
+    diagonal (all ones or not), sometimes uniform (a rotation polynomial), sometimes dense;
+    pinned half of the time to the direct plan or to a random baby-step/giant-step."""
+    from eqsat.algebra import linmap
+
+    shape = rng.random()
+    k = 1 if shape < 0.3 else rng.randint(1, n)
+    offsets = rng.sample(range(n), k)
+    diags: dict[int, Any] = {}
+    for d in offsets:
+        if shape < 0.1 or (0.3 <= shape < 0.45):
+            diags[d] = rng.choice([1, 1, 2, -1])  # all ones / uniform
+        else:
+            diags[d] = np.array([rng.randint(-3, 3) for _ in range(n)], dtype=np.int64)
+    m = linmap.from_diagonals(diags, n)
+    if not m.diags:
+        m = linmap.from_diagonals({offsets[0]: 1}, n)
+    h = linmap.register(m)
+    pick = rng.random()
+    if pick < 0.5:
+        return h
+    if pick < 0.65:
+        return h + "@d"
+    if pick < 0.8:
+        return linmap.pinned_candidates(h)[0]
+    return f"{h}@b{rng.randint(1, n)}{rng.choice('cf')}"
 
 
 @dataclass

@@ -49,7 +49,7 @@ from xdsl.printer import Printer
 
 from eqsat.frontend.mlir.dialects import mgmt, noisy, secret, tensor_ext
 from eqsat.interp import WidthError
-from eqsat.ir import IRError, Node, Program, Type
+from eqsat.ir import IRError, Node, Program, Type, VecRef
 
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}
 _RETURN = re.compile(r"^(\s*)func\.return\b", re.MULTILINE)
@@ -234,6 +234,8 @@ class _FunctionBuilder:
                 v = _int_value(int(value), el.width.data)
                 return self.add(arith.ConstantOp(IntegerAttr(v, el)), f"c{v}_{ty.elem}")
             return self.add(arith.ConstantOp(FloatAttr(float(value), el)), "cst")  # type: ignore[call-overload]
+        if isinstance(value, VecRef):
+            value = value.values()
         raw = list(value) if isinstance(value, tuple) else [value]
         assert all(isinstance(v, int | float) for v in raw)
         values: list[int] | list[float]

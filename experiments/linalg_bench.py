@@ -1,0 +1,87 @@
+"""Benchmark: n x n plaintext matvec (one ``linmap`` node) optimized, beside HEIR's rotation counts.
+
+In: ``--sizes`` (comma-separated n), ``--encrypted-max`` (run BGV for n up to this),
+``--out``.  Out: ``linalg_bench.csv`` (n, rotations, HEIR's rotations, plaintext products,
+additions, multiplicative depth, compile seconds, encrypted run seconds or empty, match) and
+``linalg_bench.png`` (rotations vs n, log axes, ours and HEIR's).  Compile time is one run
+of ``eqsat.pipeline.optimize`` (the machine is shared: read it as an order of magnitude).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from pathlib import Path
+
+import numpy as np
+
+HEIR = {4: 3, 100: 19, 256: 31, 512: 45, 1024: 63, 4096: 127}
+
+
+def bench(n: int, encrypted: bool) -> dict[str, object]:
+    from eqsat.backend import run_program
+
+    from eqsat.frontend import linalg
+    from eqsat.ir import Builder, Type, multiplicative_depth, op_counts
+    from eqsat.pipeline import optimize
+
+    w = np.random.default_rng(n).integers(-3, 4, size=(n, n))
+    b = Builder(f"matvec{n}")
+    x = b.arg("x", Type((n,), "i16", True))
+    prog = b.finish([linalg.matvec(b, w, x)])
+    t0 = time.perf_counter()
+    res = optimize(prog, "bgv")
+    compile_s = time.perf_counter() - t0
+    c = op_counts(res.program)
+    row: dict[str, object] = {
+        "n": n, "rotations": c.get("rotate", 0), "heir_rotations": HEIR.get(n, ""),
+        "mul_plain": c.get("mul_plain", 0), "add": c.get("add", 0),
+        "depth": multiplicative_depth(res.program), "compile_s": round(compile_s, 3),
+        "run_s": "", "match": "",
+    }
+    if encrypted:
+        v = np.random.default_rng(1).integers(0, 50, size=n).tolist()
+        t1 = time.perf_counter()
+        enc = run_program(res.program, {"x": v}, "bgv", insecure=True, seed=7)
+        row["run_s"] = round(time.perf_counter() - t1, 3)
+        row["match"] = bool(enc["match"])
+    return row
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, object]]:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", default="4,100,256,512,1024")
+    ap.add_argument("--encrypted-max", type=int, default=256)
+    ap.add_argument("--out", default="experiments/out")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = [bench(n, n <= args.encrypted_max) for n in (int(s) for s in args.sizes.split(","))]
+    with open(out / "linalg_bench.csv", "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=list(rows[0]))
+        wr.writeheader()
+        wr.writerows(rows)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ns = [int(r["n"]) for r in rows]  # type: ignore[call-overload]
+    ax.loglog(ns, [max(int(r["rotations"]), 1) for r in rows], "o-", label="eqsat")  # type: ignore[call-overload]
+    heir = [(int(r["n"]), int(r["heir_rotations"])) for r in rows if r["heir_rotations"] != ""]  # type: ignore[call-overload]
+    if heir:
+        ax.loglog(*zip(*heir, strict=True), "s--", label="HEIR")
+    ax.set_xlabel("n (n x n plaintext matvec)")
+    ax.set_ylabel("rotations")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out / "linalg_bench.png", dpi=120)
+    for r in rows:
+        print(r)
+    return rows
+
+
+if __name__ == "__main__":
+    main()
