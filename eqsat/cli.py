@@ -128,17 +128,19 @@ def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = No
         prog = _read_program(path, args.func)
     scheme = _scheme(args, prog, path)
     t_parse = time.perf_counter() - t0
+    kwargs: dict[str, Any] = {
+        "costs": _costs(args, scheme), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction}
     with _progress(args, f"optimizing {path}") as progress:
-        res = optimize(
-            prog,
-            scheme=scheme,
-            costs=_costs(args, scheme),
-            rules=args.rules,
-            limits=_limits(args),
-            extraction=args.extraction,
-            progress=progress,
-        )
-    res.report["timings"] = {"parse": round(t_parse, 4), **res.report["timings"]}  # type: ignore[dict-item]
+        if args.layouts:
+            from eqsat.layout_search import optimize_layouts
+
+            res = optimize_layouts(prog, scheme, args.layouts, **kwargs)
+        else:
+            res = optimize(prog, scheme, progress=progress, **kwargs)
+    res.report["timings"] = {"parse": round(t_parse, 4), **res.report.get("timings", {})}  # type: ignore[dict-item]
+    res.report.setdefault("scheme", scheme)
+    for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
+        print(f"{path}:1:1: warning: {w}", file=sys.stderr)
     return res
 
 
@@ -231,21 +233,24 @@ def noise_line(scheme: str, noise: dict[str, Any]) -> str:
     """The executor's noise report in words: what was measured, what the model predicted,
     and the budget it is compared with."""
     m, p = noise.get("measured_bits"), noise.get("predicted_bits")
+    model = {"average": "average-case model (failure probability 2^-40)", "worst": "worst-case bound"}.get(
+        str(noise.get("model", "worst")), "model")
     if scheme == "bgv":
         b = noise.get("budget_bits")
         if m is None:
             return "no encrypted result to measure"
         spare = f"{b - m:.1f} bits to spare" if b is not None and m <= b else "OVER the budget"
         return (f"measured {m:.1f} bits of noise, budget {b:.1f} bits ({spare}; a result decrypts correctly "
-                f"while measured < budget); the model's worst-case bound predicted {p:.1f} bits")
+                f"while measured < budget); the {model} predicted {p:.1f} bits")
     if m is None:
         return "no encrypted result to measure"
     return (f"largest slot error 2^{m:.1f} against the cleartext result (about {-m:.0f} bits of precision); "
-            f"the model's worst-case bound predicted 2^{p:.1f}")
+            f"the {model} predicted 2^{p:.1f}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     prog = _read_program(args.input, args.func)
+    lays: dict[str, object] | None = prog.meta.get("layouts")  # type: ignore[assignment]
     scheme = args.scheme or "bgv"
     if prog.style == "noisy":
         raise UserError("'run' executes BGV or CKKS programs; this one is written in the noisy dialect",
@@ -263,6 +268,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         from eqsat.interp import random_inputs
 
         inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
+        if lays is not None:
+            from eqsat.layouts import random_tensors
+
+            inputs = random_tensors(prog, lays, args.seed if args.seed is not None else 0)
     which = "the program as written (add --optimize to run the optimized one)"
     if args.optimize:
         from eqsat.pipeline import optimize
@@ -273,7 +282,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from eqsat.backend.executor import run_program
 
     with _progress(args, f"running {args.input} encrypted ({scheme})"):
-        out = run_program(prog, inputs, scheme, insecure=args.insecure)  # BackendError, InputError: UserError
+        # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
+        out = run_program(  # BackendError, InputError: UserError
+            prog, inputs, scheme, insecure=args.insecure, layouts=lays, noise_model=args.noise_model
+        )
     out["program"] = "optimized" if args.optimize else "input"
     if args.json:
         sys.stdout.write(json.dumps(out) + "\n")
@@ -333,6 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
             default="auto",
             help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)",
         )
+        p.add_argument("--layouts", choices=("auto", "fixed"),
+                       help="argument/result layouts: auto = chosen by the optimizer, fixed = row-major "
+                            "(either adds the report's layouts section)")
 
     p = sub.add_parser("optimize", help="optimize programs", formatter_class=_Formatter,
                        description="Optimize MLIR programs; stdout carries the optimized MLIR or one JSON report.")
@@ -362,6 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--inputs", help="JSON file: argument name -> number or list")
     g.add_argument("--seed", type=int, help="random inputs from this seed (default: 0)")
     p.add_argument("--insecure", action="store_true", help="allow parameters below 128-bit security (reported)")
+    p.add_argument(
+        "--noise-model",
+        choices=("worst", "average"),
+        default="average",
+        dest="noise_model",
+        help="noise model that chooses the parameters: worst-case bound, or average case with "
+        "failure probability 2^-40 per output; the run compares the measurement with both",
+    )
     p.add_argument("--json", action="store_true", help="print the run report as one JSON document")
     p.set_defaults(fn=cmd_run)
     return ap
