@@ -46,7 +46,9 @@ def test_never_costlier_than_the_input(capsys, name: str) -> None:  # type: igno
     code, out, _ = run_cli(capsys, "optimize", str(EX / name), "--json", "--quiet")
     assert code == 0
     r = json.loads(out)
-    assert r["after"]["cost"] <= r["before"]["cost"], (name, r["scheme"])
+    assert r["after"]["noise"]["legal"]
+    if r["before"]["noise"]["legal"]:  # an input that breaks the noise budget has no cost to beat
+        assert r["after"]["cost"] <= r["before"]["cost"], (name, r["scheme"])
     assert r["scheme"] == ("noisy" if name.startswith("noisy") else "bgv")
 
 
