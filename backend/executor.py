@@ -195,8 +195,12 @@ def run_program(
     from eqsat.interp import InputError
 
     missing = [n for n, _ in prog.args if n not in inputs]
-    if missing:
-        raise BackendError(f"missing input(s): {', '.join(missing)}")
+    unknown = [str(n) for n in inputs if n not in {a for a, _ in prog.args}]
+    if missing or unknown:
+        said = [f"missing input(s): {', '.join(missing)}"] if missing else []
+        said += [f"unknown input name(s): {', '.join(unknown)}"] if unknown else []
+        expected = ", ".join(n for n, _ in prog.args)
+        raise BackendError(f"{'; '.join(said)} ('{prog.name}' takes: {expected})")
     try:
         bound = _input_bound(prog, inputs)
     except InputError as exc:

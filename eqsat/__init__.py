@@ -4,16 +4,31 @@ The public API: ``program``/``trace`` (build programs from Python functions),
 ``secret_vector``/``secret_scalar`` (argument types), ``rotate``/``vector`` (slot ops),
 ``parse_mlir``/``print_mlir`` (MLIR text), ``optimize`` (the optimizer; returns an
 ``OptimizeResult`` with ``.program``, ``.report`` and ``.to_mlir()``), ``Limits``, and
-``run`` (execute a program encrypted with BGV or CKKS), ``pack``/``unpack`` (the client's
-side of the argument and result layouts an optimize report names).
+``pack``/``unpack`` (the client's side of the argument and result layouts an optimize
+report names),
+``run`` (execute a program encrypted with BGV or CKKS); ``compile`` (a decorator in the
+shape of HEIR's Python frontend: a callable ``Compiled`` with ``.original``,
+``.optimize()``, ``.encrypt_<arg>``, ``.eval``, ``.decrypt_result``,
+``.encrypt_run_decrypt`` and ``.stats()``), ``plain_vector``/``plain_scalar`` (plaintext
+argument types).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from eqsat.api import Compiled, compile
 from eqsat.egraph.session import Limits, StopReason
-from eqsat.frontend.trace import program, rotate, secret_scalar, secret_vector, trace, vector
+from eqsat.frontend.trace import (
+    plain_scalar,
+    plain_vector,
+    program,
+    rotate,
+    secret_scalar,
+    secret_vector,
+    trace,
+    vector,
+)
 from eqsat.ir import Program
 
 
@@ -68,6 +83,27 @@ def unpack(layouts: dict[str, Any], outputs: list[object]) -> list[object]:
 
 
 __all__ = [
-    "Limits", "Program", "StopReason", "optimize", "pack", "parse_mlir", "print_mlir", "program", "rotate", "run",
-    "secret_scalar", "secret_vector", "trace", "unpack", "vector",
+    "Compiled",
+    "Limits",
+    "Program",
+    "StopReason",
+    "compile",
+    "optimize",
+    "pack",
+    "parse_mlir",
+    "plain_scalar",
+    "plain_vector",
+    "print_mlir",
+    "program",
+    "rotate",
+    "run",
+    "secret_scalar",
+    "secret_vector",
+    "trace",
+    "unpack",
+    "vector",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

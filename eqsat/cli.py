@@ -1,8 +1,15 @@
 """The ``eqsat`` command line: optimize, run, explain.
 
-In: argv.  Out: MLIR text, JSON reports or a human-readable explanation on stdout;
-exit 0 on success, 2 on bad input (one line ``file:line:col: error: ...`` on stderr),
-1 on an internal failure (also one line).  See DESIGN.md for the fixed interfaces.
+In: argv.  Out: MLIR text, JSON reports or a human-readable explanation on stdout (one
+MLIR program or exactly one JSON document -- nothing else reaches stdout); progress on
+stderr when it is a terminal (``--quiet`` turns it off); exit 0 on success, 2 on bad
+input (one line ``file:line:col: error: ...`` on stderr), 1 on an internal failure (also
+one line).  See the README for the fixed interfaces.
+
+The scheme is read from the input when ``--scheme`` is not given: a program in the
+``noisy`` dialect is optimized under ``noisy``, everything else under ``bgv``; a
+contradicting ``--scheme`` is refused.  ``optimize`` takes several inputs with
+``--out-dir`` and pays the start-up (imports, rule compilation) once.
 """
 
 from __future__ import annotations
@@ -10,8 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from eqsat.egraph.session import Limits
 from eqsat.errors import REPORT_HINT, EqsatError, UserError
@@ -19,14 +29,26 @@ from eqsat.ir import Program
 from eqsat.models.cost import SCHEMES, CostError, load_overrides, table
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("eqsat-fhe")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def _read_program(path: str, func: str | None) -> Program:
     from eqsat.frontend.mlir import parse_mlir
 
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise UserError(f"cannot read file: {e.strerror}", path=path) from None
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        path = "<stdin>"
+    else:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as e:
+            raise UserError(f"cannot read file: {e.strerror}", path=path) from None
     progs = parse_mlir(data, path)  # MLIRError is a located UserError
     if func is not None:
         chosen = [q for q in progs if q.name == func]
@@ -40,6 +62,19 @@ def _read_program(path: str, func: str | None) -> Program:
     return progs[0]
 
 
+def _scheme(args: argparse.Namespace, prog: Program, path: str) -> str:
+    """``--scheme``, or the scheme the input is written for; a contradiction is a user error."""
+    detected = "noisy" if prog.style == "noisy" else None
+    given: str | None = args.scheme
+    if given is None:
+        return detected or "bgv"
+    if detected == "noisy" and given != "noisy":
+        raise UserError(
+            f"'{prog.name}' is written in the noisy dialect; use --scheme noisy (or leave --scheme out), "
+            f"not --scheme {given}", path=path)
+    return given
+
+
 def _limits(args: argparse.Namespace) -> Limits:
     d = Limits()
     return Limits(
@@ -49,53 +84,133 @@ def _limits(args: argparse.Namespace) -> Limits:
     )
 
 
-def _costs(args: argparse.Namespace) -> dict[str, object] | None:
-    """The ``--costs`` overrides, read and validated against the scheme (errors name the file)."""
+def _costs(args: argparse.Namespace, scheme: str) -> dict[str, object] | None:
+    """The ``--costs`` overrides (a file, or a JSON object written inline), validated
+    against the scheme (errors name the file or ``--costs``)."""
     if not args.costs:
         return None
-    overrides = load_overrides(args.costs)  # its errors are located in the file
+    where = args.costs
+    if args.costs.lstrip().startswith("{"):
+        where = "--costs"
+        try:
+            overrides = json.loads(args.costs)
+        except json.JSONDecodeError as e:
+            raise CostError(f"bad JSON in --costs: {e.msg}", path=where, line=e.lineno, col=e.colno) from None
+        if not isinstance(overrides, dict):
+            raise CostError("a cost table is a JSON object mapping op names to numbers", path=where)
+    else:
+        overrides = load_overrides(args.costs)  # its errors are located in the file
     try:
-        table(args.scheme, overrides)
+        table(scheme, overrides)
     except CostError as e:
-        raise CostError(e.message, path=args.costs) from None
+        raise CostError(e.message, path=where) from None
     return overrides
 
 
-def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+@contextmanager
+def _progress(args: argparse.Namespace, what: str) -> Iterator[Callable[[str], None] | None]:
+    """A live status line on stderr when it is a terminal (rich); a no-op otherwise."""
+    if getattr(args, "quiet", False) or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    with console.status(f"{what} ...") as status:
+        yield lambda msg: status.update(f"{what}: {msg}")
+
+
+def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = None):  # type: ignore[no-untyped-def]
     from eqsat.pipeline import optimize
 
-    prog = _read_program(args.input, args.func)
-    kwargs = {"costs": _costs(args), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction}
-    if args.layouts:
-        from eqsat.layout_search import optimize_layouts
+    t0 = time.perf_counter()
+    if prog is None:
+        prog = _read_program(path, args.func)
+    scheme = _scheme(args, prog, path)
+    t_parse = time.perf_counter() - t0
+    kwargs: dict[str, Any] = {
+        "costs": _costs(args, scheme), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction}
+    with _progress(args, f"optimizing {path}") as progress:
+        if args.layouts:
+            from eqsat.layout_search import optimize_layouts
 
-        return optimize_layouts(prog, args.scheme, args.layouts, **kwargs)
-    return optimize(prog, args.scheme, **kwargs)  # type: ignore[arg-type]
+            res = optimize_layouts(prog, scheme, args.layouts, **kwargs)
+        else:
+            res = optimize(prog, scheme, progress=progress, **kwargs)
+    res.report["timings"] = {"parse": round(t_parse, 4), **res.report.get("timings", {})}  # type: ignore[dict-item]
+    res.report.setdefault("scheme", scheme)
+    for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
+        print(f"{path}:1:1: warning: {w}", file=sys.stderr)
+    return res
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
-    res = _optimize(args)
-    for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
-        print(f"{args.input}:1:1: warning: {w}", file=sys.stderr)
+    inputs: list[str] = args.input
+    if len(inputs) > 1 or args.out_dir:
+        return _optimize_batch(args, inputs)
+    path = inputs[0]
+    res = _optimize_one(args, path)
     text = res.to_mlir()
     if args.output:
         Path(args.output).write_text(text)
     if args.json:
-        print(json.dumps(res.report))
+        sys.stdout.write(json.dumps(res.report) + "\n")
     elif not args.output:
         sys.stdout.write(text)
     return 0
 
 
+def _optimize_batch(args: argparse.Namespace, inputs: list[str]) -> int:
+    """Each input to ``OUT_DIR/<name>.mlir`` and ``OUT_DIR/<name>.json``; with ``--json`` one
+    JSON document on stdout mapping each input to its report.  A bad input is reported (one
+    line on stderr) and the others still run; exit 2 if any input was bad."""
+    if not args.out_dir:
+        raise UserError("several inputs need --out-dir (one optimized file per input)", path=inputs[0])
+    if args.output:
+        raise UserError("-o names one output; with several inputs use --out-dir", path=inputs[0])
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    reports: dict[str, object] = {}
+    status = 0
+    for path in inputs:
+        try:
+            res = _optimize_one(args, path)
+        except UserError as e:
+            print(e.located(path).splitlines()[0], file=sys.stderr)
+            reports[path] = {"error": e.located(path).splitlines()[0]}
+            status = 2
+            continue
+        stem = Path(path).stem if path != "-" else "stdin"
+        (out / f"{stem}.mlir").write_text(res.to_mlir())
+        (out / f"{stem}.json").write_text(json.dumps(res.report, indent=1) + "\n")
+        reports[path] = res.report
+        if not args.json and not args.quiet:
+            b, a = res.report["before"], res.report["after"]
+            print(f"{path} -> {out / (stem + '.mlir')}: cost {b['cost']:g} -> {a['cost']:g}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(json.dumps(reports) + "\n")
+    return status
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
-    res = _optimize(args)
+    path = args.input
+    res = _optimize_one(args, path)
     rep = res.report
+    fired = sorted(res.rules_fired.items(), key=lambda kv: -kv[1])
+    if args.json:
+        doc = dict(rep)
+        doc["rules_fired"] = dict(fired)
+        doc["program"] = res.to_mlir()
+        sys.stdout.write(json.dumps(doc) + "\n")
+        return 0
     before, after = rep["before"], rep["after"]
     ops = sorted(set(before["ops"]) | set(after["ops"]))  # type: ignore[index]
+    timings = ", ".join(f"{k} {v:.3f}" for k, v in rep["timings"].items())  # type: ignore[attr-defined]
     lines = [
-        f"{args.input}: scheme {args.scheme}, stop reason: {rep['stop_reason']}",
+        f"{path}: scheme {rep['scheme']}, extraction {rep['extraction']}, stop reason: {rep['stop_reason']}",
         f"e-graph: {rep['egraph']['nodes']} nodes, {rep['egraph']['classes']} classes, "  # type: ignore[index]
         f"{rep['egraph']['iterations']} iterations, {rep['time_s']} s",  # type: ignore[index]
+        f"seconds per stage: {timings}",
         "",
         f"{'op':<14}{'before':>8}{'after':>8}",
     ]
@@ -105,19 +220,41 @@ def cmd_explain(args: argparse.Namespace) -> int:
     lines.append(f"{'cost':<14}{before['cost']:>8g}{after['cost']:>8g}")  # type: ignore[index]
     lines.append(f"noise before: {json.dumps(before['noise'])}")  # type: ignore[index]
     lines.append(f"noise after:  {json.dumps(after['noise'])}")  # type: ignore[index]
-    fired = sorted(res.rules_fired.items(), key=lambda kv: -kv[1])
     lines.append("")
     lines.append("rules that fired (matches): " + (", ".join(f"{k} {v}" for k, v in fired) if fired else "none"))
     lines.append("")
     lines.append("optimized program:")
     lines.append(res.to_mlir().rstrip())
-    print("\n".join(lines))
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def noise_line(scheme: str, noise: dict[str, Any]) -> str:
+    """The executor's noise report in words: what was measured, what the model predicted,
+    and the budget it is compared with."""
+    m, p = noise.get("measured_bits"), noise.get("predicted_bits")
+    model = {"average": "average-case model (failure probability 2^-40)", "worst": "worst-case bound"}.get(
+        str(noise.get("model", "worst")), "model")
+    if scheme == "bgv":
+        b = noise.get("budget_bits")
+        if m is None:
+            return "no encrypted result to measure"
+        spare = f"{b - m:.1f} bits to spare" if b is not None and m <= b else "OVER the budget"
+        return (f"measured {m:.1f} bits of noise, budget {b:.1f} bits ({spare}; a result decrypts correctly "
+                f"while measured < budget); the {model} predicted {p:.1f} bits")
+    if m is None:
+        return "no encrypted result to measure"
+    return (f"largest slot error 2^{m:.1f} against the cleartext result (about {-m:.0f} bits of precision); "
+            f"the {model} predicted 2^{p:.1f}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     prog = _read_program(args.input, args.func)
     lays: dict[str, object] | None = prog.meta.get("layouts")  # type: ignore[assignment]
+    scheme = args.scheme or "bgv"
+    if prog.style == "noisy":
+        raise UserError("'run' executes BGV or CKKS programs; this one is written in the noisy dialect",
+                        path=args.input)
     if args.inputs:
         try:
             inputs = json.loads(Path(args.inputs).read_text())
@@ -135,38 +272,73 @@ def cmd_run(args: argparse.Namespace) -> int:
             from eqsat.layouts import random_tensors
 
             inputs = random_tensors(prog, lays, args.seed if args.seed is not None else 0)
+    which = "the program as written (add --optimize to run the optimized one)"
+    if args.optimize:
+        from eqsat.pipeline import optimize
+
+        with _progress(args, f"optimizing {args.input}") as progress:
+            prog = optimize(prog, scheme=scheme, progress=progress).program
+        which = "the OPTIMIZED program (eqsat optimize, default settings)"
     from eqsat.backend.executor import run_program
 
-    # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
-    out = run_program(  # BackendError, InputError: UserError
-        prog, inputs, args.scheme, insecure=args.insecure, layouts=lays, noise_model=args.noise_model
-    )
+    with _progress(args, f"running {args.input} encrypted ({scheme})"):
+        # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
+        out = run_program(  # BackendError, InputError: UserError
+            prog, inputs, scheme, insecure=args.insecure, layouts=lays, noise_model=args.noise_model
+        )
+    out["program"] = "optimized" if args.optimize else "input"
     if args.json:
-        print(json.dumps(out))
+        sys.stdout.write(json.dumps(out) + "\n")
     else:
-        print(f"outputs:   {out['outputs']}\nreference: {out['reference']}\nmatch:     {out['match']}")
-        print(f"noise:     {json.dumps(out['noise'])}\nparams:    {json.dumps(out['params'])}")
+        params = out["params"]
+        lines = [
+            f"ran:       {which}, encrypted under {scheme.upper()}",
+            f"outputs:   {out['outputs']}",
+            f"reference: {out['reference']} (cleartext evaluation)",
+            f"match:     {out['match']}",
+            f"noise:     {noise_line(scheme, out['noise'])}",
+            f"params:    N={params['N']}, log2 q={params['log_q']}, t={params.get('t')}, "
+            f"{params['security_bits']}-bit security",
+        ]
+        sys.stdout.write("\n".join(lines) + "\n")
     return 0 if out["match"] else 1
 
 
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows defaults (only for options that have one)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False or action.default == argparse.SUPPRESS:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="eqsat", description="Equality-saturation optimizer for FHE circuits.")
+    ap = argparse.ArgumentParser(
+        prog="eqsat", description="Equality-saturation optimizer for FHE circuits.", formatter_class=_Formatter)
+    ap.add_argument("--version", action="version", version=f"eqsat {_version()}")
     sub = ap.add_subparsers(dest="command", required=True)
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("input", help="MLIR file")
+    def common(p: argparse.ArgumentParser, several: bool = False) -> None:
+        if several:
+            p.add_argument("input", nargs="+", help="MLIR file(s); '-' reads standard input")
+        else:
+            p.add_argument("input", help="MLIR file; '-' reads standard input")
         p.add_argument("--func", help="function to use when the file defines several")
+        p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
-    for name, helptext in (("optimize", "optimize a program"), ("explain", "explain an optimization")):
-        p = sub.add_parser(name, help=helptext)
-        common(p)
-        p.add_argument("-o", "--output", help="write the optimized MLIR here")
-        p.add_argument("--scheme", choices=SCHEMES, default="bgv")
-        p.add_argument("--costs", help="JSON object: op name -> cost, overriding the scheme's table")
+    def optimizing(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--scheme", choices=SCHEMES, default=None,
+                       help="cost and noise model (default: noisy for a noisy-dialect input, else bgv)")
+        p.add_argument("--costs", help="JSON object op name -> cost (a file, or the object inline), "
+                                        "overriding the scheme's table")
         p.add_argument("--rules", help="comma-separated rule families or a schedule name (default: default)")
-        p.add_argument("--node-limit", type=int, dest="node_limit")
-        p.add_argument("--time-limit", type=float, dest="time_limit")
-        p.add_argument("--iteration-limit", type=int, dest="iteration_limit")
+        d = Limits()
+        p.add_argument("--node-limit", type=int, dest="node_limit", help=f"e-node limit (default: {d.nodes})")
+        p.add_argument("--time-limit", type=float, dest="time_limit",
+                       help=f"saturation time limit in seconds (default: {d.time_s})")
+        p.add_argument("--iteration-limit", type=int, dest="iteration_limit",
+                       help=f"saturation iteration limit (default: {d.iterations})")
         p.add_argument(
             "--extraction",
             choices=("auto", "greedy", "ilp"),
@@ -176,14 +348,34 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--layouts", choices=("auto", "fixed"),
                        help="argument/result layouts: auto = chosen by the optimizer, fixed = row-major "
                             "(either adds the report's layouts section)")
-        p.add_argument("--json", action="store_true", help="print the JSON report")
-        p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
-    p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext")
+
+    p = sub.add_parser("optimize", help="optimize programs", formatter_class=_Formatter,
+                       description="Optimize MLIR programs; stdout carries the optimized MLIR or one JSON report.")
+    common(p, several=True)
+    optimizing(p)
+    p.add_argument("-o", "--output", help="write the optimized MLIR here (one input)")
+    p.add_argument("--out-dir", dest="out_dir", help="write NAME.mlir and NAME.json per input here (several inputs)")
+    p.add_argument("--json", action="store_true", help="print the JSON report (one document) instead of the MLIR")
+    p.set_defaults(fn=cmd_optimize)
+
+    p = sub.add_parser("explain", help="explain an optimization", formatter_class=_Formatter,
+                       description="Optimize one program and say what changed: op counts, depth, cost and "
+                                   "noise before and after, the rules that fired, time per stage.")
     common(p)
-    p.add_argument("--scheme", choices=("bgv", "ckks"), required=True)
+    optimizing(p)
+    p.add_argument("--json", action="store_true",
+                   help="the explanation as one JSON document (the report, rules_fired, program)")
+    p.set_defaults(fn=cmd_explain)
+
+    p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext", formatter_class=_Formatter,
+                       description="Run a program encrypted (BGV or CKKS) on random or given inputs and compare "
+                                   "with the cleartext evaluation.  Runs the program as written unless --optimize.")
+    common(p)
+    p.add_argument("--scheme", choices=("bgv", "ckks"), default=None, help="scheme to run under (default: bgv)")
+    p.add_argument("--optimize", action="store_true", help="optimize first and run the optimized program")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--inputs", help="JSON object: argument name -> number or list")
-    g.add_argument("--seed", type=int, help="random inputs from this seed")
+    g.add_argument("--inputs", help="JSON file: argument name -> number or list")
+    g.add_argument("--seed", type=int, help="random inputs from this seed (default: 0)")
     p.add_argument("--insecure", action="store_true", help="allow parameters below 128-bit security (reported)")
     p.add_argument(
         "--noise-model",
@@ -191,9 +383,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="average",
         dest="noise_model",
         help="noise model that chooses the parameters: worst-case bound, or average case with "
-        "failure probability 2^-40 per output (default); the run compares the measurement with both",
+        "failure probability 2^-40 per output; the run compares the measurement with both",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the run report as one JSON document")
     p.set_defaults(fn=cmd_run)
     return ap
 
@@ -204,6 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.fn(args))
     except UserError as e:
         where = getattr(args, "input", None) or "<input>"
+        if isinstance(where, list):
+            where = where[0]
         print(e.located(where).splitlines()[0], file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head

@@ -10,12 +10,14 @@ imports the other.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-import highspy
 import numpy as np
 
 from eqsat.models import noisy as noise
@@ -55,6 +57,26 @@ class Solution:
     info: dict[str, object] = field(default_factory=dict)
 
 
+@contextlib.contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Send the process's file descriptor 1 to the null device for the block (C libraries
+    write to the descriptor, not to ``sys.stdout``)."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError):  # no usable descriptor 1 (e.g. a closed stdout)
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 class Milp:
     """Columns and rows for HiGHS, added one by one."""
 
@@ -88,7 +110,10 @@ class Milp:
     def solve(
         self, time_limit: float, warm: list[float] | None
     ) -> tuple[str, list[float] | None, float, float]:
-        h = highspy.Highs()
+        import highspy  # imported on first solve: runs that never solve an MILP do not pay for it
+
+        with _quiet_stdout():  # HiGHS prints its banner on construction; stdout is for results
+            h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("time_limit", float(max(time_limit, 0.01)))
         h.setOptionValue("mip_rel_gap", 1e-6)

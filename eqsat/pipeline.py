@@ -12,13 +12,13 @@ scheme it must be legal under the noise model.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from eqsat.egraph import noise_analysis
 from eqsat.egraph.session import Limits, RunReport, Session
 from eqsat.egraph.view import EGraphView
-from eqsat.errors import InfeasibleError, InternalError
+from eqsat.errors import InfeasibleError, InternalError, UserError
 from eqsat.extract.dag import greedy_dag, refine, to_program
 from eqsat.interp import PLAINTEXT_MODULUS, WidthError, evaluate, random_inputs, results_equal, width_violations
 from eqsat.ir import Program, multiplicative_depth, op_counts
@@ -114,6 +114,7 @@ def optimize(
     ilp_time_limit: float = 10.0,
     max_level: int | None = None,
     bootstrap: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> OptimizeResult:
     """Optimize ``prog``; see the module docstring.
 
@@ -139,11 +140,26 @@ def optimize(
     if extraction not in ("auto", "greedy", "ilp"):
         raise ValueError(f"unknown extraction '{extraction}' (auto, greedy or ilp)")
     start = time.perf_counter()
+    prog = _for_scheme(prog, scheme)
+    timings: dict[str, float] = {}
+    clock = [start]
+
+    def lap(stage: str) -> None:
+        now = time.perf_counter()
+        timings[stage] = round(timings.get(stage, 0.0) + now - clock[0], 4)
+        clock[0] = now
+        if progress is not None:
+            progress(f"{stage} done ({timings[stage]:.2f} s, {now - start:.1f} s in all)")
+
     cost_table = table(scheme, costs)
     families = resolve(rules)
     limits = limits or Limits()
+    rulesets = [f.ruleset for f in families]
+    lap("rules")
     session = Session(prog)
-    run = session.saturate([f.ruleset for f in families], limits)
+    lap("load")
+    run = session.saturate(rulesets, limits)
+    lap("saturate")
     analyse = scheme == "noisy" or max_level is not None or session.size() <= ANALYSIS_AUTO_NODES
     t_analysis = time.perf_counter()
     if analyse:
@@ -159,17 +175,19 @@ def optimize(
     source = mgmt.strip_mgmt(prog)
     use_ilp = extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES)
     info: dict[str, object] = {}
+    lap("analyze")
     try:
         if scheme == "noisy":
             after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_time_limit)
             method = "ilp-noisy" if "fallback" not in info else "greedy"
+            lap("extract")
             # the source with optimal placement is always a candidate
             placed, _ = solve_placement(source, time_limit=ilp_time_limit)
             if cost_table.total(op_counts(placed)) < cost_table.total(op_counts(after_prog)):
                 after_prog = placed
         else:
             greedy = refine(view, greedy_dag(view, cost_table), roots, cost_table)
-            choice, method = greedy, "dag"
+            choice, method = greedy, "greedy"
             if use_ilp and max_level is not None:
                 # the cheapest program that fits the level budget, bootstraps priced in
                 leveled, info = ilp_extract_levels(
@@ -181,8 +199,9 @@ def optimize(
                     raise InfeasibleError(f"no program in the e-graph fits {max_level} levels")
             elif use_ilp:
                 choice, info = ilp_extract(view, roots, cost_table, time_limit=ilp_time_limit, warm=greedy)
-                method = "ilp" if "fallback" not in info else "dag"
+                method = "ilp" if "fallback" not in info else "greedy"
             extracted = to_program(view, choice, roots, prog).compact()
+            lap("extract")
             if max_level is None:
                 if cost_table.total(op_counts(extracted)) > cost_table.total(op_counts(source)):
                     extracted = source  # never return something costlier than what came in
@@ -199,6 +218,7 @@ def optimize(
                     after_prog = managed_source
     except (noise.NoiseError, mgmt.PlacementError) as e:
         raise InfeasibleError(str(e)) from None
+    lap("place")
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
     before_prog, before_managed = prog, False
@@ -224,9 +244,12 @@ def optimize(
             raise InfeasibleError(str(e)) from None
         after = summarize(after_prog, cost_table, scheme, managed=scheme != "noisy")
     _check_widths(after_prog)
+    if scheme == "noisy" and before["noise"]["legal"] and after["cost"] > before["cost"]:  # type: ignore[index, operator]
+        after_prog, after = before_prog, before  # never return something costlier than what came in
     _check_equivalent(prog, after_prog)
     if not after["noise"]["legal"]:  # type: ignore[index]
         raise OptimizeError(f"extracted program fails the noise check: {after['noise']}")
+    lap("verify")
     report: dict[str, object] = {
         "before": before,
         "after": after,
@@ -234,6 +257,8 @@ def optimize(
         "egraph": {"nodes": len(view.nodes), "classes": view.num_classes, "iterations": run.iterations},
         "time_s": round(time.perf_counter() - start, 4),
         "extraction": method,
+        "scheme": scheme,
+        "timings": timings,
     }
     if floors:
         report["analysis"] = floors
@@ -245,6 +270,24 @@ def optimize(
 
 
 ILP_AUTO_NODES = 1500
+
+
+def _for_scheme(prog: Program, scheme: str) -> Program:
+    """``prog`` as the scheme reads it: a noisy-dialect program only under ``noisy``; a
+    program of secret scalars is optimized under ``noisy`` as a noisy-dialect program (its
+    ``reduce_noise`` ops print as ``noisy.reduce_noise``).  Mismatches are ``UserError``."""
+    if prog.style == "noisy" and scheme != "noisy":
+        raise UserError(
+            f"'{prog.name}' is written in the noisy dialect; optimize it with --scheme noisy "
+            f"(or without --scheme), not {scheme}")
+    if scheme == "noisy" and prog.style != "noisy":
+        tensors = [name for name, t in prog.args if t.secret and not t.is_scalar]
+        if tensors or any(prog.nodes[i].type.secret and not prog.nodes[i].type.is_scalar for i in prog.live()):
+            raise UserError(
+                f"the noisy scheme models programs over secret scalars; '{prog.name}' computes on secret "
+                "tensors (use --scheme bgv or ckks)")
+        return Program(prog.name, list(prog.args), list(prog.nodes), list(prog.results), "noisy", dict(prog.meta))
+    return prog
 ANALYSIS_AUTO_NODES = 20_000
 
 

@@ -38,11 +38,14 @@ def found_length(c: int) -> tuple[int, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--max", type=int, default=1023)
-    ap.add_argument("--brute-max", type=int, default=300)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--max", type=int, default=1023, help="largest constant c of x*c to plan")
+    ap.add_argument("--brute-max", type=int, default=300,
+                    help="largest constant whose optimal chain is also found by brute force")
+    ap.add_argument("--out", type=Path, default=OUT, help="directory for mul_to_add.csv and mul_to_add.png")
     args = ap.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
+    out = args.out
+    out.mkdir(parents=True, exist_ok=True)
     rows = []
     print(f"{'c':>5} {'found':>5} {'optimal':>7} {'brute':>5} {'naf':>4} {'time_s':>7}")
     for c in range(2, args.max + 1):
@@ -52,7 +55,7 @@ def main() -> None:
         naf = naf_chain(c).length
         rows.append((c, found, opt, brute, naf, round(secs, 4)))
         print(f"{c:>5} {found:>5} {opt:>7} {brute!s:>5} {naf:>4} {secs:>7.3f}")
-    with (OUT / "mul_to_add.csv").open("w", newline="") as fh:
+    with (out / "mul_to_add.csv").open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(("c", "found", "optimal", "brute_force", "naf", "time_s"))
         w.writerows(rows)
@@ -70,7 +73,7 @@ def main() -> None:
     ax2.set_xlabel("c")
     ax2.set_ylabel("optimize time (s)")
     fig.tight_layout()
-    fig.savefig(OUT / "mul_to_add.png", dpi=120)
+    fig.savefig(out / "mul_to_add.png", dpi=120)
 
 
 if __name__ == "__main__":

@@ -66,7 +66,6 @@ from functools import cache
 from typing import TypeVar
 
 import numpy as np
-from numba import njit
 
 EXACT_LIMIT = 1 << 12
 """``optimal_chain`` is exact (by search) for ``1 <= |c| < EXACT_LIMIT``."""
@@ -232,11 +231,26 @@ def _search(c: int, length: int, final_sub: bool) -> list[int] | None:
     """
     if (1 << length) < c:
         return None
-    found = _search_kernel(c, length, final_sub)
+    found = _kernels()(c, length, final_sub)
     return [int(v) for v in found] if len(found) else None
 
 
-@njit(cache=True)
+_KERNELS = ("_last_step_ok", "_uses", "_two_steps", "_children", "_search_kernel")
+
+
+def _kernels() -> Callable[[int, int, bool], np.ndarray]:
+    """The search kernel, compiled by numba on first use (importing numba costs about a
+    second, which runs that never search a chain should not pay).  All kernels are
+    compiled together: numba resolves the kernels' calls to each other as globals."""
+    g = globals()
+    if not hasattr(g["_search_kernel"], "py_func"):
+        from numba import njit
+
+        for name in _KERNELS:
+            g[name] = njit(cache=True)(g[name])
+    return g["_search_kernel"]  # type: ignore[no-any-return]
+
+
 def _last_step_ok(member: np.ndarray, c: int, last: int, final_sub: bool) -> bool:
     # c = last - b, c = b - last, or (unless final_sub) c = last + b with b in the chain.
     if last > c and member[last - c]:
@@ -246,13 +260,11 @@ def _last_step_ok(member: np.ndarray, c: int, last: int, final_sub: bool) -> boo
     return not final_sub and c > last and (member[c - last] or c == 2 * last)
 
 
-@njit(cache=True)
 def _uses(member: np.ndarray, v: int, x: int) -> bool:
     # v = x + b, x - b or b - x for some chain element b (x itself included).
     return (v > x and member[v - x]) or (x > v and member[x - v]) or member[v + x]
 
 
-@njit(cache=True)
 def _two_steps(member: np.ndarray, chain: np.ndarray, n: int, c: int, final_sub: bool) -> int:
     """With two steps left: a value w such that chain + [w, c] is valid, else 0."""
     last = chain[n - 1]
@@ -286,7 +298,6 @@ def _two_steps(member: np.ndarray, chain: np.ndarray, n: int, c: int, final_sub:
     return 0
 
 
-@njit(cache=True)
 def _children(member: np.ndarray, chain: np.ndarray, n: int, out: np.ndarray) -> int:
     """Canonical children of chain[:n], descending and distinct, into out; returns count."""
     last = chain[n - 1]
@@ -313,7 +324,6 @@ def _children(member: np.ndarray, chain: np.ndarray, n: int, out: np.ndarray) ->
     return m
 
 
-@njit(cache=True)
 def _search_kernel(c: int, length: int, final_sub: bool) -> np.ndarray:
     """Iterative-deepening worker: one depth-first search at a fixed ``length``."""
     empty = np.zeros(0, np.int64)

@@ -33,18 +33,47 @@ class ArgSpec:
     type: Type
 
 
+ELEM_TYPES = ("i1", "i2", "i3", "i4", "i5", "i8", "i16", "i32", "i64", "f16", "f32", "f64")
+
+
+def _spec(shape: tuple[int, ...], elem: str, secret: bool) -> ArgSpec:
+    """An argument type, checked now (a bad element type or size fails here, not later)."""
+    if not isinstance(elem, str) or not (elem in ELEM_TYPES or (elem[:1] == "i" and elem[1:].isdigit()
+                                                                 and 0 < int(elem[1:]) <= 64)):
+        raise ValueError(f"unknown element type {elem!r} (use iN for N <= 64, f16, f32 or f64)")
+    if any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in shape):
+        raise ValueError(f"a vector needs a positive integer length, not {shape[0]!r}")
+    return ArgSpec(Type(shape, elem, secret))
+
+
 def secret_vector(n: int, elem: str = "i16") -> ArgSpec:
-    return ArgSpec(Type((n,), elem, True))
+    """A ciphertext vector of ``n`` slots."""
+    return _spec((n,), elem, True)
 
 
 def secret_scalar(elem: str = "i16") -> ArgSpec:
-    return ArgSpec(Type((), elem, True))
+    """A ciphertext scalar."""
+    return _spec((), elem, True)
+
+
+def plain_vector(n: int, elem: str = "i16") -> ArgSpec:
+    """A plaintext vector argument (e.g. weights known to the evaluator)."""
+    return _spec((n,), elem, False)
+
+
+def plain_scalar(elem: str = "i16") -> ArgSpec:
+    """A plaintext scalar argument."""
+    return _spec((), elem, False)
+
+
+_ACTIVE: list[Builder] = []  # the builders of the traces running now (innermost last)
 
 
 class Value:
     """A traced SSA value; arithmetic on it records IR nodes in the active builder."""
 
     __slots__ = ("b", "id")
+    __array_ufunc__ = None  # ``numpy_array * value`` defers to ``value.__rmul__``
 
     def __init__(self, b: Builder, i: int) -> None:
         self.b, self.id = b, i
@@ -58,6 +87,16 @@ class Value:
             if other.b is not self.b:
                 raise ValueError("values from two different traces cannot be combined")
             return other
+        tolist = getattr(other, "tolist", None)
+        if callable(tolist):  # a numpy array or number
+            other = tolist()
+        if isinstance(other, list | tuple):  # a plaintext vector of weights
+            flat = _numbers(other)
+            if len(flat) != self.type.slots or self.type.is_scalar:
+                raise ValueError(
+                    f"a plaintext vector of {len(flat)} values cannot combine with {self.type} "
+                    f"({self.type.slots} slots)")
+            return Value(self.b, self.b.const(tuple(flat), self.type.with_secret(False)))
         if isinstance(other, bool) or not isinstance(other, int | float):
             raise TypeError(f"cannot combine a traced value with {type(other).__name__}")
         ty = self.type.with_secret(False)
@@ -117,11 +156,32 @@ def rotate(v: Value, k: int) -> Value:
     return Value(v.b, v.b.rotate(v.id, k))
 
 
-def vector(elems: Sequence[Value | int | float]) -> Value:
-    """A vector built slot by slot from traced scalars (and numbers)."""
+def _numbers(xs: Sequence[object]) -> list[int | float]:
+    out: list[int | float] = []
+    for x in xs:
+        if isinstance(x, list | tuple):
+            out.extend(_numbers(x))
+        elif isinstance(x, bool) or not isinstance(x, int | float):
+            raise TypeError(f"a plaintext vector holds numbers, not {type(x).__name__}")
+        else:
+            out.append(x)
+    return out
+
+
+def vector(elems: Sequence[Value | int | float], elem: str | None = None) -> Value:
+    """A vector built slot by slot from traced scalars and numbers; of numbers only (a
+    list or numpy array), a plaintext constant vector of the running trace."""
+    tolist = getattr(elems, "tolist", None)
+    if callable(tolist):
+        elems = tolist()
     first = next((e for e in elems if isinstance(e, Value)), None)
     if first is None:
-        raise ValueError("vector() needs at least one traced value")
+        if not _ACTIVE:
+            raise ValueError("vector() of numbers is used inside a traced function")
+        b = _ACTIVE[-1]
+        kind = elem or next((t.elem for _, t in b.args), "i16")
+        flat = _numbers(list(elems))
+        return Value(b, b.const(tuple(flat), Type((len(flat),), kind, False)))
     scalar = first.type.scalar().with_secret(False)
     ids = [e.id if isinstance(e, Value) else first.b.const(e, scalar) for e in elems]
     return Value(first.b, first.b.from_elements(ids, Type((len(ids),), first.type.elem, True)))
@@ -135,7 +195,11 @@ def trace(fn: Callable[..., object], args: dict[str, ArgSpec], name: str | None 
     if missing:
         raise TypeError(f"no type given for argument(s) {', '.join(missing)} of {fn.__name__}")
     vals = {p: Value(b, b.arg(p, args[p].type)) for p in params}
-    out = fn(**vals)
+    _ACTIVE.append(b)
+    try:
+        out = fn(**vals)
+    finally:
+        _ACTIVE.pop()
     raw = list(out) if isinstance(out, tuple | list) else [out]
     outs: list[Value] = []
     for o in raw:
