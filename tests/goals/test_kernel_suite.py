@@ -25,22 +25,18 @@ ENTRIES = {e.name: e for e in load()}
 #: small kernels of distinct families, run by default (a few seconds each)
 FAST = {"chehab_lin_reg_8", "heco_hamming_distance_4", "elementwise_square_add_16", "conv1d_4_by_2"}
 #: (kernel, style) that miss the goal today (experiments/out/kernel_suite.csv, 2026-11-23):
-#: element-wise lin_reg keeps rotations and inserts; zero-padded 3x3 / Roberts stencils need
-#: 5-11 rotations where 3-4 suffice; 2-D straight-line stencils with a constant product or a
-#: zero pad, and 2-D matrix products, fail inside the optimizer (IRError: operand shapes
-#: (4, 4) and (16,)).
+#: (kernel, style) whose goal is not met yet: the zero-padded 3x3 stencils as this suite writes
+#: them (each edge read spelled out) stay above 4 rotations; the vectorizer's own goal tests
+#: (tests/goals/test_goals_vectorize.py) reach 4 on its writing styles.
 SHORT = {
     *(
         (k, s)
-        for k in ("box_blur_3x3_zero_4x4", "gx_zero_4x4", "gy_zero_4x4", "roberts_cross_zero_4x4")
+        for k in ("box_blur_3x3_zero_4x4", "gx_zero_4x4", "gy_zero_4x4")
         for s in ("unrolled", "from_elements", "swapped", "unrolled2d")
     ),
 }
 #: (kernel, style) the optimizer rejects today (a frontend/IR gap, listed in the manifest's needs)
-BROKEN = {
-    *((k, "unrolled2d") for k in ("box_blur_3x3_zero_4x4", "gx_zero_4x4", "gy_zero_4x4", "roberts_cross_zero_4x4")),
-    *((f"matmul_{n}x{n}", s) for n in (2, 3, 4) for s in ("unrolled2d", "loop2d")),
-}
+BROKEN: set[tuple[str, str]] = set()
 
 
 def _cases(goal: bool) -> list[object]:
