@@ -72,6 +72,7 @@ def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         rules=args.rules,
         limits=_limits(args),
         extraction=args.extraction,
+        verify=args.verify,
     )
 
 
@@ -166,6 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
             choices=("auto", "greedy", "ilp"),
             default="auto",
             help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)",
+        )
+        p.add_argument(
+            "--verify",
+            choices=("random", "encrypted", "off"),
+            default="random",
+            help="check the result against the input: random inputs (default), also encrypted runs, or off",
         )
         p.add_argument("--json", action="store_true", help="print the JSON report")
         p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
