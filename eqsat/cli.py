@@ -185,7 +185,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--insecure", action="store_true", help="allow parameters below 128-bit security (reported)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_run)
+    p = sub.add_parser("fuzz", help="optimize random programs and check every result")
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scheduler", help="Dask scheduler address (default: serial, or a local cluster with --workers)")
+    p.add_argument("--workers", type=int, default=1, help="local Dask workers (processes)")
+    p.add_argument("--out", help="write one CSV row per program here")
+    p.add_argument("--regressions", help="folder for shrunk failing programs (fuzz_<seed>.mlir)")
+    p.set_defaults(fn=cmd_fuzz, input="<fuzz>")
     return ap
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from eqsat.testing.fuzz import main as fuzz_main
+
+    if args.count < 0 or args.workers < 1:
+        raise UserError("--count must be >= 0 and --workers >= 1")
+    return fuzz_main(args.count, args.seed, args.scheduler, args.workers, args.out, args.regressions)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
