@@ -24,10 +24,10 @@ def _read_program(path: str, func: str | None) -> Program:
 
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = sys.stdin.buffer.read() if path == "-" else p.read_bytes()
     except OSError as e:
         raise UserError(f"cannot read file: {e.strerror}", path=path) from None
-    progs = parse_mlir(data, path)  # MLIRError is a located UserError
+    progs = parse_mlir(data, "<stdin>" if path == "-" else path)  # MLIRError is a located UserError
     if func is not None:
         chosen = [q for q in progs if q.name == func]
         if not chosen:
@@ -41,6 +41,12 @@ def _read_program(path: str, func: str | None) -> Program:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
+    import math
+
+    for flag, value in (("--time-limit", args.time_limit), ("--node-limit", args.node_limit),
+                        ("--iteration-limit", args.iteration_limit)):
+        if value is not None and (not math.isfinite(value) or value <= 0):
+            raise UserError(f"{flag} must be a positive number, not {value}")
     d = Limits()
     return Limits(
         iterations=args.iteration_limit if args.iteration_limit is not None else d.iterations,
@@ -82,7 +88,10 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         print(f"{args.input}:1:1: warning: {w}", file=sys.stderr)
     text = res.to_mlir()
     if args.output:
-        Path(args.output).write_text(text)
+        try:
+            Path(args.output).write_text(text)
+        except OSError as e:
+            raise UserError(f"cannot write the output: {e.strerror}", path=args.output) from None
     if args.json:
         print(json.dumps(res.report))
     elif not args.output:
@@ -135,6 +144,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
     from eqsat.backend.executor import run_program
 
+    if args.scheme == "bgv" and any(t.is_float for _, t in prog.args):
+        raise UserError("a float program cannot run under BGV (integer arithmetic mod t): use --scheme ckks")
+
     out = run_program(prog, inputs, args.scheme, insecure=args.insecure)  # BackendError, InputError: UserError
     if args.json:
         print(json.dumps(out))
@@ -149,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("input", help="MLIR file")
+        p.add_argument("input", help="MLIR file ('-' reads standard input)")
         p.add_argument("--func", help="function to use when the file defines several")
 
     for name, helptext in (("optimize", "optimize a program"), ("explain", "explain an optimization")):
@@ -210,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.fn(args))
     except UserError as e:
         where = getattr(args, "input", None) or "<input>"
+        where = "<stdin>" if where == "-" else where
         print(e.located(where).splitlines()[0], file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head

@@ -19,7 +19,7 @@ from eqsat.egraph import noise_analysis
 from eqsat.egraph.session import Limits, RunReport, Session
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
-from eqsat.extract.dag import greedy_dag, refine, to_program
+from eqsat.extract.dag import ExtractionError, greedy_dag, refine, to_program
 from eqsat.interp import PLAINTEXT_MODULUS, WidthError, evaluate, random_inputs, results_equal, width_violations
 from eqsat.ir import Program, multiplicative_depth, op_counts
 from eqsat.models import noisy as noise
@@ -209,6 +209,10 @@ def optimize(
                     after_prog = managed_source
     except (noise.NoiseError, mgmt.PlacementError) as e:
         raise InfeasibleError(str(e)) from None
+    except ExtractionError as e:  # e.g. a cost table pricing a needed op at Infinity
+        raise InfeasibleError(
+            f"no program in the e-graph has a finite cost under this cost table ({e.args[0]}); "
+            "an op the program needs is priced Infinity") from None
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
     before_prog, before_managed = prog, False

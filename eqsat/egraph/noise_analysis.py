@@ -196,13 +196,18 @@ def _secret_rules(
         set_(fn(Ins(a, b, k))).to(v))
 
 
+NOISE_CAP = 1 << 40
+
+
 @noise_analysis.register
 def _rules(a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String, x: f64) -> Iterator[RewriteOrRule]:
     yield from _plain_rules(a, b, v, w, n, k, s, x)
     yield from _secret_rules(
         "na-noise", noise_bits, i64(FRESH), a, b, v, w, n, k, s,
-        add=lambda p, q: p.max(q) + 1, mul=lambda p, q: p + q, scale=lambda p, q: p + q,
-        add_plain=lambda p, q: p + 1,
+        # saturated at NOISE_CAP: chained squarings double the bits each time (12 * 2^60
+        # overflows i64); a capped bound is still a lower bound, and far over any budget
+        add=lambda p, q: (p.max(q) + 1).min(i64(NOISE_CAP)), mul=lambda p, q: (p + q).min(i64(NOISE_CAP)),
+        scale=lambda p, q: (p + q).min(i64(NOISE_CAP)), add_plain=lambda p, q: (p + 1).min(i64(NOISE_CAP)),
     )
     yield from _secret_rules(
         "na-depth", mul_depth, i64(0), a, b, v, w, n, k, s,
