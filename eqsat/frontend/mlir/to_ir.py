@@ -23,7 +23,6 @@ argument is secret; in ``secret`` style the ``!secret.secret<T>`` arguments are;
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
