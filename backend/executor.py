@@ -29,7 +29,7 @@ from typing import Any
 
 from eqsat.backend.errors import BackendError
 from eqsat.backend.lowering import Enc, Lowering
-from eqsat.backend.noise import BGVNoise, CKKSNoise
+from eqsat.backend.noise_average import P_FAIL, evaluators
 from eqsat.backend.params import HE_STANDARD, Params, make_params
 
 from eqsat.interp import evaluate, results_equal
@@ -47,27 +47,67 @@ def _max_slots(prog: Program) -> int:
     return max((prog.nodes[i].type.slots for i in prog.live()), default=1)
 
 
-def _fits(prog: Program, params: Params, input_bound: float) -> bool:
-    """True when the model says every decryption succeeds (and CKKS keeps precision)."""
+def _model(params: Params, input_bound: float, noise_model: str) -> Any:
+    """The abstract evaluator of ``noise_model`` (worst | average) for ``params``."""
+    bgv, ckks = evaluators(noise_model)
+    return bgv(params) if params.scheme == "bgv" else ckks(params, input_bound)
+
+
+def slack_bits(prog: Program, params: Params, input_bound: float, noise_model: str = "worst") -> float | None:
+    """Bits to spare under ``noise_model`` (None when a decryption would fail).
+
+    BGV: the smallest decryption budget log2(Q_l/2) - noise, less the 2-bit margin the
+    executor asks for.  CKKS: the smaller of the headroom of the phase below Q_l/8 and
+    of the error below the required precision (CKKS_MIN_PRECISION_BITS).
+    """
     try:
-        ev: Any = BGVNoise(params) if params.scheme == "bgv" else CKKSNoise(params, input_bound)
+        ev: Any = _model(params, input_bound, noise_model)
         env = Lowering(prog, ev, params.scheme).run(None)
-        for r in prog.results:
-            if isinstance(env[r], Enc):
-                for ct in env[r].cts:
-                    ev.decrypt(ct)
-        if params.scheme == "bgv":
-            return all(budget >= 2.0 for _, budget in ev.decrypts)
-        for ct, _ in ev.decrypts:
-            top = ct.level
-            logq = sum(math.log2(q) for q in params.moduli[: top + 1])
-            if math.log2(max(ct.bound + ct.err, 1e-300) * ct.scale) > logq - 3:
-                return False
-            if ct.err > 2.0 ** (-CKKS_MIN_PRECISION_BITS) * max(1.0, ct.bound):
-                return False
-        return True
+        return _slack_of(prog, env, ev)
     except (BackendError, OverflowError):  # OverflowError: the scale chain diverged (too many levels)
-        return False
+        return None
+
+
+def _slack_of(prog: Program, env: Mapping[int, Any], ev: Any) -> float:
+    """The slack of ``slack_bits`` from a model's environment (decrypts every result)."""
+    params = ev.params
+    for r in prog.results:
+        if isinstance(env[r], Enc):
+            for ct in env[r].cts:
+                ev.decrypt(ct)
+    if params.scheme == "bgv":
+        return min((budget - 2.0 for _, budget in ev.decrypts), default=math.inf)
+    slack = math.inf
+    for ct, _ in ev.decrypts:
+        top = ct.level
+        logq = sum(math.log2(q) for q in params.moduli[: top + 1])
+        slack = min(slack, logq - 3 - math.log2(max(ct.bound + ct.err, 1e-300) * ct.scale))
+        need = -CKKS_MIN_PRECISION_BITS + math.log2(max(1.0, ct.bound))
+        slack = min(slack, need - math.log2(max(ct.err, 1e-300)))
+    return slack
+
+
+def _fits(prog: Program, params: Params, input_bound: float, noise_model: str = "worst") -> bool:
+    """True when the model says every decryption succeeds (and CKKS keeps precision)."""
+    slack = slack_bits(prog, params, input_bound, noise_model)
+    return slack is not None and slack >= 0.0
+
+
+#: BGV ciphertext primes are never chosen below this size (NTT primes q = 1 mod 2N exist)
+MIN_BGV_PRIME_BITS = 20
+
+
+def _smaller_primes(prog: Program, n: int, levels: int, input_bound: float, noise_model: str) -> Params | None:
+    """BGV: ``levels + 1`` primes of the largest size below 30 bits that is secure at N = n,
+    if the model accepts it (the budget grows with the prime size, so a smaller size that
+    is secure cannot fit when the largest secure one does not)."""
+    for bits in range(29, MIN_BGV_PRIME_BITS - 1, -1):
+        try:
+            params = make_params("bgv", n, levels, prime_bits=bits)
+        except BackendError:
+            continue
+        return params if _fits(prog, params, input_bound, noise_model) else None
+    return None
 
 
 def choose_params(
@@ -76,9 +116,14 @@ def choose_params(
     insecure: bool = False,
     input_bound: float = 1.0,
     ring_dims: Sequence[int] | None = None,
+    noise_model: str = "worst",
 ) -> Params:
-    """Smallest N (then fewest primes) that is 128-bit secure and that the model accepts.
+    """Smallest N, then fewest primes, that is 128-bit secure and that the model accepts.
 
+    BGV primes are 30 bits; when that many 30-bit primes exceed the HE Standard bound at
+    this N, smaller primes (down to MIN_BGV_PRIME_BITS) are tried before giving up on N,
+    so a program whose noise needs, say, 70 bits of modulus runs at N = 4096 on three
+    24-bit primes instead of N = 8192 on three 30-bit ones.
     ``insecure=True`` also tries ring dimensions below the HE Standard table (64..512),
     for fast tests; the result then reports ``security_bits`` 0.  ``ring_dims`` restricts
     the candidate ring dimensions (with ``insecure``, any chain length is allowed there).
@@ -94,10 +139,14 @@ def choose_params(
             try:
                 params = make_params(scheme, n, levels, insecure=insecure or n not in HE_STANDARD)
             except BackendError:
+                if scheme == "bgv" and n in HE_STANDARD and not insecure:
+                    smaller = _smaller_primes(prog, n, levels, input_bound, noise_model)
+                    if smaller is not None:
+                        return smaller
                 break  # too many primes for security at this N, or not enough primes
             if n not in HE_STANDARD and not insecure:
                 break
-            if _fits(prog, params, input_bound):
+            if _fits(prog, params, input_bound, noise_model):
                 return params
     raise BackendError(
         f"no {'' if insecure else '128-bit secure '}parameters fit this program "
@@ -124,10 +173,25 @@ def run_program(
     params: Params | None = None,
     insecure: bool = False,
     seed: int | None = None,
+    layouts: Mapping[str, Any] | None = None,
+    noise_model: str = "average",
 ) -> dict[str, Any]:
-    """Encrypt the inputs, run ``prog`` homomorphically, decrypt, compare, report."""
+    """Encrypt the inputs, run ``prog`` homomorphically, decrypt, compare, report.
+
+    ``layouts`` (an optimize report's ``layouts`` section): ``inputs`` are by the original
+    argument names and shapes; they are packed into ``prog``'s ciphertexts by those layouts,
+    and ``outputs``/``reference`` are unpacked back (``packed_outputs`` keeps the raw ones).
+    ``noise_model`` (worst | average) chooses the parameters and the prediction reported
+    as ``predicted_bits`` (and, for CKKS, the match tolerance); the measured noise is
+    compared with both models on every run (``noise.models``).
+    """
+    if layouts is not None:
+        return _run_packed(prog, inputs, scheme, layouts, params=params, insecure=insecure, seed=seed,
+                           noise_model=noise_model)
     if scheme not in ("bgv", "ckks"):
         raise BackendError(f"unknown scheme '{scheme}' (expected bgv or ckks)")
+    if noise_model not in NOISE_MODELS:
+        raise BackendError(f"unknown noise model '{noise_model}' (expected worst or average)")
     from eqsat.interp import InputError
 
     missing = [n for n, _ in prog.args if n not in inputs]
@@ -138,7 +202,7 @@ def run_program(
     except InputError as exc:
         raise BackendError(str(exc)) from None
     if params is None:
-        params = choose_params(prog, scheme, insecure=insecure, input_bound=bound)
+        params = choose_params(prog, scheme, insecure=insecure, input_bound=bound, noise_model=noise_model)
     if params.scheme != scheme:
         raise BackendError(f"parameters are for {params.scheme}, not {scheme}")
     params.check_security()
@@ -150,41 +214,38 @@ def run_program(
         from eqsat.backend.bgv import BGV
 
         ev: Any = BGV(params, seed)
-        model: Any = BGVNoise(params)
     else:
         from eqsat.backend.ckks import CKKS
 
         ev = CKKS(params, seed)
-        model = CKKSNoise(params, bound)
     low = Lowering(prog, ev, scheme)
     env = low.run(inputs)
-    mod_env = Lowering(prog, model, scheme).run(None)
 
     outputs: list[Any] = []
     infos: list[dict[str, float] | None] = []
-    model_cts: list[Any] = []
     for r in prog.results:
         v = env[r]
         if isinstance(v, Enc):
             val, info = low._decrypt(v)
             outputs.append(val)
             infos.append(info)
-            model_cts.append(model.worst(mod_env[r].cts))
         else:  # a plaintext result; if it came out of a decode, report that decryption
             outputs.append(v)
             infos.append(low.decrypt_info.get(r))
-            arg = prog.nodes[r].args[0] if prog.nodes[r].op == "decode" else None
-            m = mod_env.get(arg) if arg is not None else None
-            model_cts.append(model.worst(m.cts) if isinstance(m, Enc) and r in low.decrypt_info else None)
     elapsed = time.perf_counter() - start
+    modelled = {name: _model_outputs(prog, params, bound, name, low) for name in NOISE_MODELS}
+    model_cts = {name: cts for name, (cts, _) in modelled.items()}
 
     if scheme == "bgv":
         reference = evaluate(prog, inputs, modulus=params.t)
         match = results_equal(outputs, reference, modulus=params.t)
-        noise = _bgv_noise(infos, model_cts)
+        noise = _bgv_noise(infos, model_cts[noise_model])
     else:
         reference = evaluate(prog, inputs)
-        noise, match = _ckks_noise(outputs, reference, model_cts)
+        noise, match = _ckks_noise(outputs, reference, model_cts[noise_model])
+    noise["model"] = noise_model
+    noise["p_fail"] = P_FAIL if noise_model == "average" else None
+    noise["models"] = _compare_models(noise["measured_bits_per_output"], model_cts, scheme)
     noise["ops_executed"] = dict(sorted(low.counts.items()))
     noise["bootstraps_simulated"] = low.counts.get("bootstraps_simulated", 0)
     noise["relinearize"] = "explicit" if low.explicit_relin else "auto"
@@ -194,9 +255,77 @@ def run_program(
         "reference": reference,
         "match": bool(match),
         "noise": noise,
-        "params": params.report(),
+        "params": {
+            **params.report(),
+            "primes": len(params.moduli),
+            "noise_model": noise_model,
+            "slack_bits": _round(modelled[noise_model][1]),
+        },
         "time_s": elapsed,
     }
+
+
+NOISE_MODELS = ("worst", "average")
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None or math.isinf(x) else round(x, 3)
+
+
+def _model_outputs(
+    prog: Program, params: Params, bound: float, name: str, low: Lowering
+) -> tuple[list[Any], float | None]:
+    """The model's abstract ciphertext (noisiest chunk) at every result, None for clear
+    ones, and the model's slack (``slack_bits``)."""
+    model = _model(params, bound, name)
+    mod_env = Lowering(prog, model, params.scheme).run(None)
+    try:
+        slack: float | None = _slack_of(prog, mod_env, _model(params, bound, name))
+    except (BackendError, OverflowError):
+        slack = None
+    out: list[Any] = []
+    for r in prog.results:
+        m = mod_env.get(r)
+        if not isinstance(m, Enc):
+            arg = prog.nodes[r].args[0] if prog.nodes[r].op == "decode" else None
+            m = mod_env.get(arg) if arg is not None and r in low.decrypt_info else None
+        ct = model.worst(m.cts) if isinstance(m, Enc) else None
+        if ct is not None and hasattr(model, "error_over"):  # CKKS average: union over the output's slots
+            ct.err = model.error_over(ct, prog.nodes[r].type.slots)
+        out.append(ct)
+    return out, slack
+
+
+def _bits_of(ct: Any, scheme: str) -> float | None:
+    if ct is None:
+        return None
+    return round(ct.bits if scheme == "bgv" else math.log2(ct.err), 3)
+
+
+def _compare_models(
+    measured: list[float | None], model_cts: Mapping[str, list[Any]], scheme: str
+) -> dict[str, dict[str, Any]]:
+    """Per model: its prediction per output, predicted - measured per output (bits), the
+    median gap and whether the prediction held (never below measured) on every output."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, cts in model_cts.items():
+        pred = [_bits_of(c, scheme) for c in cts]
+        gaps = [round(p - m, 3) for m, p in zip(measured, pred, strict=True) if m is not None and p is not None]
+        out[name] = {
+            "predicted_bits_per_output": pred,
+            "gap_bits_per_output": gaps,
+            "median_gap_bits": _median(gaps),
+            "holds": all(g >= 0 for g in gaps),
+        }
+    return out
+
+
+def _median(xs: Sequence[float]) -> float | None:
+    if not xs:
+        return None
+    ys = sorted(xs)
+    k = len(ys) // 2
+    return ys[k] if len(ys) % 2 else 0.5 * (ys[k - 1] + ys[k])
 
 
 def _bgv_noise(infos: list[dict[str, float] | None], model_cts: list[Any]) -> dict[str, Any]:
@@ -245,3 +374,22 @@ def _ckks_noise(
         "predicted = log2 of the model's error bound (the match tolerance)",
     }
     return noise, match
+
+
+def _run_packed(
+    prog: Program, inputs: Mapping[str, object], scheme: str, layouts: Mapping[str, Any], **kw: Any
+) -> dict[str, Any]:
+    """``run_program`` with the client's packing and unpacking by ``layouts``."""
+    from eqsat.layouts import Layout, LayoutError, pack_inputs, unpack_results
+
+    try:
+        args = {n: Layout.from_json(d) for n, d in layouts["arguments"].items()}
+        res = [Layout.from_json(d) for d in layouts["results"]]
+        packed = pack_inputs(inputs, args)
+    except (LayoutError, KeyError, TypeError) as exc:
+        raise BackendError(f"bad layouts: {exc}") from None
+    out = run_program(prog, packed, scheme, **kw)
+    out["packed_outputs"] = out["outputs"]
+    out["outputs"] = unpack_results(out["outputs"], res)
+    out["reference"] = unpack_results(out["reference"], res)
+    return out

@@ -4,7 +4,8 @@ The public API: ``program``/``trace`` (build programs from Python functions),
 ``secret_vector``/``secret_scalar`` (argument types), ``rotate``/``vector`` (slot ops),
 ``parse_mlir``/``print_mlir`` (MLIR text), ``optimize`` (the optimizer; returns an
 ``OptimizeResult`` with ``.program``, ``.report`` and ``.to_mlir()``), ``Limits``, and
-``run`` (execute a program encrypted with BGV or CKKS).
+``run`` (execute a program encrypted with BGV or CKKS), ``pack``/``unpack`` (the client's
+side of the argument and result layouts an optimize report names).
 """
 
 from __future__ import annotations
@@ -16,8 +17,16 @@ from eqsat.frontend.trace import program, rotate, secret_scalar, secret_vector, 
 from eqsat.ir import Program
 
 
-def optimize(prog: Program, scheme: str = "bgv", **kwargs: Any) -> Any:
-    """Optimize ``prog`` (see ``eqsat.pipeline.optimize`` for the keyword arguments)."""
+def optimize(prog: Program, scheme: str = "bgv", layouts: str | None = None, **kwargs: Any) -> Any:
+    """Optimize ``prog`` (see ``eqsat.pipeline.optimize`` for the keyword arguments).
+
+    ``layouts="auto"`` lets the optimizer choose how the client packs the arguments (and
+    reads the results), ``"fixed"`` keeps row-major; either adds ``report["layouts"]``
+    (``eqsat.layout_search``). Run the result with ``eqsat.run(..., layouts=report["layouts"])``."""
+    if layouts is not None:
+        from eqsat.layout_search import optimize_layouts
+
+        return optimize_layouts(prog, scheme, layouts, **kwargs)
     from eqsat.pipeline import optimize as _optimize
 
     return _optimize(prog, scheme, **kwargs)
@@ -36,13 +45,29 @@ def print_mlir(prog: Program | list[Program]) -> str:
 
 
 def run(prog: Program, inputs: dict[str, object], scheme: str = "bgv", **kwargs: Any) -> dict[str, object]:
-    """Run ``prog`` encrypted; returns the ``eqsat run --json`` report."""
+    """Run ``prog`` encrypted; returns the ``eqsat run --json`` report (``layouts=``: the
+    optimize report's ``layouts``; inputs and outputs are then unpacked tensors)."""
     from eqsat.backend.executor import run_program
 
     return run_program(prog, inputs, scheme, **kwargs)
 
 
+def pack(layouts: dict[str, Any], inputs: dict[str, object]) -> dict[str, object]:
+    """The client's packing: tensors by argument name -> the vectors to encrypt, by the
+    program's argument names (``layouts``: an optimize report's ``layouts`` section)."""
+    from eqsat.layouts import Layout, pack_inputs
+
+    return pack_inputs(inputs, {n: Layout.from_json(d) for n, d in layouts["arguments"].items()})
+
+
+def unpack(layouts: dict[str, Any], outputs: list[object]) -> list[object]:
+    """The client's unpacking: decrypted result vectors -> the result tensors."""
+    from eqsat.layouts import Layout, unpack_results
+
+    return unpack_results(outputs, [Layout.from_json(d) for d in layouts["results"]])
+
+
 __all__ = [
-    "Limits", "Program", "StopReason", "optimize", "parse_mlir", "print_mlir", "program", "rotate", "run",
-    "secret_scalar", "secret_vector", "trace", "vector",
+    "Limits", "Program", "StopReason", "optimize", "pack", "parse_mlir", "print_mlir", "program", "rotate", "run",
+    "secret_scalar", "secret_vector", "trace", "unpack", "vector",
 ]

@@ -71,15 +71,13 @@ def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from eqsat.pipeline import optimize
 
     prog = _read_program(args.input, args.func)
-    return optimize(
-        prog,
-        scheme=args.scheme,
-        costs=_costs(args),
-        rules=args.rules,
-        limits=_limits(args),
-        extraction=args.extraction,
-        verify=args.verify,
-    )
+    kwargs = {"costs": _costs(args), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction,
+              "verify": args.verify}
+    if args.layouts:
+        from eqsat.layout_search import optimize_layouts
+
+        return optimize_layouts(prog, args.scheme, args.layouts, **kwargs)
+    return optimize(prog, args.scheme, **kwargs)  # type: ignore[arg-type]
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
@@ -129,6 +127,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     prog = _read_program(args.input, args.func)
+    lays: dict[str, object] | None = prog.meta.get("layouts")  # type: ignore[assignment]
     if args.inputs:
         try:
             inputs = json.loads(Path(args.inputs).read_text())
@@ -142,12 +141,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         from eqsat.interp import random_inputs
 
         inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
+        if lays is not None:
+            from eqsat.layouts import random_tensors
+
+            inputs = random_tensors(prog, lays, args.seed if args.seed is not None else 0)
     from eqsat.backend.executor import run_program
 
     if args.scheme == "bgv" and any(t.is_float for _, t in prog.args):
         raise UserError("a float program cannot run under BGV (integer arithmetic mod t): use --scheme ckks")
-
-    out = run_program(prog, inputs, args.scheme, insecure=args.insecure)  # BackendError, InputError: UserError
+    # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
+    out = run_program(  # BackendError, InputError: UserError
+        prog, inputs, args.scheme, insecure=args.insecure, layouts=lays, noise_model=args.noise_model
+    )
     if args.json:
         print(json.dumps(out))
     else:
@@ -186,6 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
             default="random",
             help="check the result against the input: random inputs (default), also encrypted runs, or off",
         )
+        p.add_argument("--layouts", choices=("auto", "fixed"),
+                       help="argument/result layouts: auto = chosen by the optimizer, fixed = row-major "
+                            "(either adds the report's layouts section)")
         p.add_argument("--json", action="store_true", help="print the JSON report")
         p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
     p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext")
@@ -195,6 +203,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--inputs", help="JSON object: argument name -> number or list")
     g.add_argument("--seed", type=int, help="random inputs from this seed")
     p.add_argument("--insecure", action="store_true", help="allow parameters below 128-bit security (reported)")
+    p.add_argument(
+        "--noise-model",
+        choices=("worst", "average"),
+        default="average",
+        dest="noise_model",
+        help="noise model that chooses the parameters: worst-case bound, or average case with "
+        "failure probability 2^-40 per output (default); the run compares the measurement with both",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_run)
     p = sub.add_parser("fuzz", help="optimize random programs and check every result")

@@ -1,8 +1,9 @@
 """Calibrate the BGV/CKKS cost tables from our own executor's measured op latencies.
 
 In: ``--n`` (ring dimension, default 8192), ``--reps`` (timed runs per op, default 9),
-``--out DIR`` (default ``eqsat/models/cost_tables``), ``--csv`` (default
-``experiments/out/calibrate_costs.csv``).  Out: ``DIR/bgv.json`` and ``DIR/ckks.json``
+``--out DIR`` (default ``experiments/out``), ``--install`` (also overwrite the shipped
+tables in ``eqsat/models/cost_tables``, which the optimizer reads by default),
+``--csv`` (default ``DIR/calibrate_costs.csv``).  Out: ``DIR/bgv.json`` and ``DIR/ckks.json``
 (read by ``eqsat.models.cost``: ``{"scheme", "N", "levels", "unit", "costs": {op: relative
 latency, add = 1}, "measured_us": {op: median microseconds}, "not_measured": [...]}``)
 and a CSV with one row per scheme and op.
@@ -41,6 +42,7 @@ from eqsat.backend.params import make_params
 from eqsat.models.cost import DEFAULTS
 
 ROOT = Path(__file__).resolve().parent.parent
+INSTALLED = ROOT / "eqsat" / "models" / "cost_tables"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # the benchmark's own timing and level choice, so both scripts measure the same way
 from bench_backend import levels_for  # noqa: E402
@@ -50,8 +52,8 @@ NOT_MEASURED = ("bootstrap", "reduce_noise")
 
 
 def time_bgv(n: int, reps: int) -> tuple[dict[str, float], int]:
-    levels = levels_for(n, "bgv")
-    ev = BGV(make_params("bgv", n, levels))
+    levels = max(1, levels_for(n, "bgv"))  # modswitch needs a prime to drop
+    ev = BGV(make_params("bgv", n, levels, insecure=True))  # timing only: small N may be below 128 bits
     rng = np.random.default_rng(0)
     row = [int(v) for v in rng.integers(0, ev.params.t, n // 2)]
     mask = [1 if i < 4 else 0 for i in range(n // 2)]
@@ -62,8 +64,8 @@ def time_bgv(n: int, reps: int) -> tuple[dict[str, float], int]:
 
 
 def time_ckks(n: int, reps: int) -> tuple[dict[str, float], int]:
-    levels = levels_for(n, "ckks")
-    ev = CKKS(make_params("ckks", n, levels))
+    levels = max(1, levels_for(n, "ckks"))
+    ev = CKKS(make_params("ckks", n, levels, insecure=True))  # timing only: small N may be below 128 bits
     rng = np.random.default_rng(0)
     row = [float(v) for v in rng.uniform(-1, 1, n // 2)]
     mask = [1.0 if i < 4 else 0.0 for i in range(n // 2)]
@@ -109,9 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--n", type=int, default=8192)
     ap.add_argument("--reps", type=int, default=9)
-    ap.add_argument("--out", type=Path, default=ROOT / "eqsat" / "models" / "cost_tables")
-    ap.add_argument("--csv", type=Path, default=ROOT / "experiments" / "out" / "calibrate_costs.csv")
+    ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out")
+    ap.add_argument("--install", action="store_true", help="also overwrite eqsat/models/cost_tables/*.json")
+    ap.add_argument("--csv", type=Path, default=None)
     args = ap.parse_args(argv)
+    if args.csv is None:
+        args.csv = args.out / "calibrate_costs.csv"
     args.out.mkdir(parents=True, exist_ok=True)
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, object]] = []
@@ -124,7 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             "costs": costs, "measured_us": {k: round(v, 1) for k, v in us.items()},
             "not_measured": list(NOT_MEASURED),
         }
-        (args.out / f"{scheme}.json").write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+        text = json.dumps(doc, indent=2, sort_keys=True) + "\n"
+        (args.out / f"{scheme}.json").write_text(text)
+        if args.install:
+            (INSTALLED / f"{scheme}.json").write_text(text)
         for op, c in sorted(costs.items()):
             rows.append({"scheme": scheme, "N": args.n, "op": op, "relative": c,
                          "measured_us": round(us[op], 1) if op in us else "",
@@ -135,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         w.writeheader()
         w.writerows(rows)
     print(f"wrote {args.out / 'bgv.json'}, {args.out / 'ckks.json'} and {args.csv}")
+    if args.install:
+        print(f"installed both tables in {INSTALLED}")
     return 0
 
 

@@ -23,3 +23,30 @@ def test_scaling_tiny(tmp_path: Path) -> None:
     with open(tmp_path / "scaling.csv") as f:
         assert len(list(csv.DictReader(f))) == 3
     assert (tmp_path / "scaling.png").stat().st_size > 0
+
+
+def test_calibrate_costs_tiny_writes_under_out_not_the_shipped_tables(tmp_path: Path) -> None:
+    shipped = ROOT / "eqsat" / "models" / "cost_tables" / "bgv.json"
+    before = shipped.read_text()
+    assert load("calibrate_costs").main(["--n", "1024", "--reps", "1", "--out", str(tmp_path)]) == 0
+    assert shipped.read_text() == before
+    for scheme in ("bgv", "ckks"):
+        assert (tmp_path / f"{scheme}.json").stat().st_size > 0
+    with open(tmp_path / "calibrate_costs.csv") as f:
+        assert {r["scheme"] for r in csv.DictReader(f)} == {"bgv", "ckks"}
+
+
+def test_layouts_tiny(tmp_path: Path) -> None:
+    rows = load("layouts").main(["--only", "conv_4x2", "--out", str(tmp_path)])
+    assert rows[0]["rotate"] == 1 and rows[0]["mul"] == 1 and rows[0]["match"]
+    with open(tmp_path / "layouts.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "layouts.png").stat().st_size > 0
+
+def test_kernel_suite_tiny(tmp_path: Path) -> None:
+    rows = load("kernel_suite").main(["--tiny", "--style", "unrolled", "--seeds", "1", "--out", str(tmp_path)])
+    assert [r["kernel"] for r in rows] == ["chehab_lin_reg_8", "heco_hamming_distance_4"]
+    assert all(r["status"] == "ok" and r["equivalent"] is True for r in rows)
+    with open(tmp_path / "kernel_suite.csv") as f:
+        assert len(list(csv.DictReader(f))) == 2
+    assert (tmp_path / "kernel_suite.png").stat().st_size > 0

@@ -3,7 +3,8 @@
 In: an IR ``Program``. Out: a ``Loader`` whose rows, unions and result markers
 (``eqsat.egraph.tables``) egglog reads; ``load`` returns the result numbers. Every live node
 is emitted once (``_emit``); canonical forms (``eqsat.egraph.canonical``) and load-time
-summaries (``eqsat.egraph.summaries``) are unioned beside the source. Management ops in the
+summaries (``eqsat.egraph.summaries``) and the vector forms of insertion chains
+(``eqsat.egraph.vectorize``) are unioned beside the source. Management ops in the
 input (``reduce_noise``, ``relinearize``...) are dropped on load: they are identities on
 values, and extraction places them anew.
 """
@@ -11,11 +12,11 @@ values, and extraction places them anew.
 from __future__ import annotations
 
 from eqsat.algebra.slot_keys import dense_key
-from eqsat.egraph.summaries import Summaries
+from eqsat.egraph.vectorize import ChainVectorizer
 from eqsat.ir import MGMT_OPS, Program
 
 
-class Loader(Summaries):
+class Loader(ChainVectorizer):
     """Translates a Program into rows of node tables (``LOAD_COLUMNS``): node ``i`` of the
     program is row id ``i``; the canonical forms get fresh ids above the program's."""
 
@@ -37,6 +38,7 @@ class Loader(Summaries):
         for i in self.prog.live():
             if i not in self.covered:
                 self._emit(i)
+        self._vectorize_chains()  # beside every insertion chain (``eqsat.egraph.vectorize``)
         roots = []
         for k, r in enumerate(self.prog.results):
             self.root_rows.append((k, self.name[r]))

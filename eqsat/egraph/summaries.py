@@ -150,7 +150,9 @@ class Summaries(CanonicalForms):
                         absorbed.update(form[1])
                         leaves.update(form[2])
                         if self.prog.nodes[e].op != "extract":
-                            absorbed.add(e)
+                            # an element another element extends (a builder sharing partial
+                            # sums) stays loaded while something outside the summaries reads it
+                            (absorbed if self._single_use(e) else leaves).add(e)
                 if found:
                     self.summarized_chains.add(i)
                     absorbed.add(i)
@@ -165,7 +167,7 @@ class Summaries(CanonicalForms):
                     leaves.update(pos + neg)
         # the interiors of linear elements, and the extracts nothing else reads
         for e, _ in self.linear.items():
-            if self.prog.nodes[e].op != "extract":
+            if self.prog.nodes[e].op != "extract" and self._single_use(e):
                 self.covered.add(e)
         self.covered.update(x for x in absorbed if x not in self.summarized_chains and x not in self.summarized_sums
                             and self.prog.nodes[x].op in ("add", "sub", "neg", "mul"))
@@ -221,8 +223,6 @@ class Summaries(CanonicalForms):
                 form[key] = form.get(key, 0) + c
                 leaves.append(i)
                 continue
-            if i == e and not self._single_use(i):
-                return None
             shared = i != e and not self._single_use(i)  # e.g. x[j] * w read by three slots
             if n.op in ("add", "sub"):
                 stack.append((n.args[0], c))

@@ -295,8 +295,14 @@ def to_program(g: EGraphView, choice: Choice, roots: list[int], original: Progra
     built: dict[int, int] = {}
     on_stack: set[int] = set()
 
+    # a 2-D tensor keeps its shape: constants and masks of its slot count take the shape of
+    # the argument (or result) with that many slots, so element-wise ops see equal shapes
+    shape_of: dict[int, tuple[int, ...]] = {}
+    for ty in [t for _, t in original.args] + original.result_types():
+        shape_of.setdefault(ty.slots, ty.shape)
+
     def vec_type(n: int, secret: bool) -> Type:
-        return Type(() if n == 1 else (n,), elem, secret)
+        return Type(() if n == 1 else shape_of.get(n, (n,)), elem, secret)
 
     def build(root: int) -> int:
         """Post-order over the chosen nodes, iterative (a 64x64 stencil's chosen program

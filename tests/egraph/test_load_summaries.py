@@ -35,6 +35,12 @@ def equal_on_random_inputs(a: Program, b: Program, trials: int = 3) -> bool:
     return True
 
 
+def summary_rows(loader: Loader, op: str) -> list[tuple[object, ...]]:
+    """The rows of ``op`` the summaries wrote (the vector forms of ``eqsat.egraph.vectorize``
+    are numbered after them)."""
+    return [row for row in loader.rows[op] if int(row[0]) < loader.vector_first_id]  # type: ignore[call-overload]
+
+
 def stencil_chain(n: int, offsets: dict[int, int], name: str = "stencil") -> Program:
     """out[i] = sum_k c_k x[i + k] written as an insertion chain of scalar code."""
     b = Builder(name)
@@ -59,8 +65,8 @@ def test_stencil_chain_loads_as_one_gather_and_vectorizes() -> None:
     loader.load()
     assert loader.summarized_chains, "a 64-slot chain of linear forms is summarized"
     # every slot shares one relative polynomial: one LinRot and one Gather
-    assert len(loader.rows["LinRot"]) == 1
-    assert len(loader.rows["Gather"]) == 1
+    assert len(summary_rows(loader, "LinRot")) == 1
+    assert len(summary_rows(loader, "Gather")) == 1
     res = optimize(prog)
     ops = res.report["after"]["ops"]  # type: ignore[index]
     assert ops.get("rotate", 0) == 2 and ops.get("insert", 0) == 0 and ops.get("extract", 0) == 0, ops
@@ -88,7 +94,7 @@ def test_two_sources_and_edges_make_masked_groups() -> None:
     prog = b.finish([out])
     loader = Loader(prog)
     loader.load()
-    assert len(loader.rows["Gather"]) == 3  # x shifted (79 slots), -y (79 slots), x at slot 79
+    assert len(summary_rows(loader, "Gather")) == 3  # x shifted (79 slots), -y (79 slots), x at slot 79
     res = optimize(prog)
     assert equal_on_random_inputs(prog, res.program)
     ops = res.report["after"]["ops"]  # type: ignore[index]
@@ -191,7 +197,7 @@ def test_weighted_stencil_with_shared_products_and_zero_start() -> None:
     prog = b.finish([out])
     loader = Loader(prog)
     loader.load()
-    assert loader.summarized_chains and len(loader.rows["LinRot"]) == 1
+    assert loader.summarized_chains and len(summary_rows(loader, "LinRot")) == 1
     res = optimize(prog)
     ops = res.report["after"]["ops"]  # type: ignore[index]
     assert ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0 and ops.get("rotate", 0) <= 2, ops

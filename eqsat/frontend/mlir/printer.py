@@ -160,7 +160,7 @@ class _FunctionBuilder:
         results = self.emit_body()
         outer.add_ops([*self.index_ops(), *self.ops, func.ReturnOp(*results)])
         res_types = [self.boundary_type(prog.nodes[r].type) for r in prog.results]
-        return func.FuncOp(prog.name, (arg_types, res_types), Region(outer))
+        return self.with_layouts(func.FuncOp(prog.name, (arg_types, res_types), Region(outer)))
 
     def build_secret(self, outer: Block, input_ids: dict[str, int]) -> func.FuncOp:
         prog = self.prog
@@ -175,7 +175,16 @@ class _FunctionBuilder:
         generic = secret.GenericOp(list(outer.args), res_types, Region(inner))
         outer.add_ops([*self.index_ops(), generic, func.ReturnOp(*generic.results)])
         arg_types = [a.type for a in outer.args]
-        return func.FuncOp(prog.name, (arg_types, res_types), Region(outer))
+        return self.with_layouts(func.FuncOp(prog.name, (arg_types, res_types), Region(outer)))
+
+    def with_layouts(self, fn: func.FuncOp) -> func.FuncOp:
+        """Argument and result layouts (``meta["layouts"]``) as attributes (``layout_attrs``)."""
+        lays = self.prog.meta.get("layouts")
+        if isinstance(lays, dict):
+            from eqsat.frontend.mlir.layout_attrs import attach
+
+            attach(fn, [n for n, _ in self.prog.args], lays)
+        return fn
 
     def index_ops(self) -> list[Operation]:
         ops: list[Operation] = []

@@ -194,6 +194,11 @@ class _FunctionLowering:
         assert ret is not None
         node_results = [self.node(v, ret, "a returned value") for v in results]
         self.b.meta["source"] = self.parsed.path
+        from eqsat.frontend.mlir.layout_attrs import read_layouts
+
+        lays = read_layouts(self.fn, [n for n, _ in self.b.args])
+        if lays is not None:
+            self.b.meta["layouts"] = lays
         return self.b.finish(node_results)
 
     def arg_is_secret(self, ty: Attribute) -> bool:

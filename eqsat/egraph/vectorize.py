@@ -1,0 +1,471 @@
+"""Load-time template vectorizer: an insertion chain as whole-vector operations, by construction.
+
+In: the ``Program`` being loaded (through ``ChainVectorizer``, a base of ``Loader``), after its
+nodes are emitted. Out: for every insertion chain (``insert`` chain or ``from_elements``), a
+vector form unioned with the chain's class (the source stays; extraction chooses by cost).
+
+Each written slot ``s`` holds a scalar element. It is read as a polynomial over *atoms* with
+constant coefficients (``_poly``): an atom is a read ``x[j]`` of a tensor with the chain's slot
+count, keyed by ``(x, (j - s) mod n)`` -- the offset relative to the slot, so every slot of a
+stencil reads the same keys -- a scalar that is the same in every slot (a secret scalar
+argument, broadcast), or a nested sum that a product keeps unexpanded. Sums are flattened and
+products are sorted multisets, so any association or operand order gives one polynomial;
+constants (literals, slots of constant tensors) are the coefficients.
+
+The chain is then ``sum over monomials m of C_m * vec(m)``, where ``vec(m)`` is the product of
+``Rot(x, offset)`` (a broadcast for a uniform scalar) and ``C_m`` is the per-slot coefficient
+vector: 0 where a slot lacks the monomial (zero padding reads outside the image: the same
+template with that read masked), the slot's constant elsewhere. Monomials are grouped by
+their support (the slots that hold them):
+
+* monomials with one coefficient on their support: summed, the linear ones of one input as a
+  ``LinRot`` polynomial (so separable stencils factor), then placed with one ``Gather`` mask
+  (none when the support is every slot);
+* monomials whose coefficient varies by slot: ``vec(m) * Dense(C_m)``;
+* the constant term: ``Num`` when uniform over all slots, else ``Dense``.
+
+A slot whose element is not such a polynomial keeps its ``Place``; unwritten slots of the
+chain's base keep their ``Gather``. The form is emitted only when it has no more monomials than
+vectorized slots (else it is the slot-by-slot program again) -- a property of the chain, not
+of any kernel.
+"""
+
+from __future__ import annotations
+
+from eqsat.algebra import rotpoly
+from eqsat.algebra.slot_keys import dense_key, set_key
+from eqsat.egraph.canonical import _is_zero
+from eqsat.egraph.summaries import Summaries
+
+Atom = tuple  # ("r", tensor, offset) | ("u", scalar node) | ("s", nested polynomial key)
+Mono = tuple[Atom, ...]  # a sorted multiset of atoms; () is the constant monomial
+Poly = dict[Mono, int | float]
+
+
+def _add_into(acc: Poly, p: Poly, scale: int | float) -> None:
+    for m, c in p.items():
+        v = acc.get(m, 0) + scale * c
+        if v:
+            acc[m] = v
+        else:
+            acc.pop(m, None)
+
+
+def _key(p: Poly) -> tuple:
+    return tuple(sorted(p.items(), key=repr))
+
+
+class ChainVectorizer(Summaries):
+    """Emits the vector forms of the insertion chains of the program being loaded."""
+
+    def _vectorize_chains(self) -> None:
+        """Union every chain top with its vector form (``_vector_form``), and several scalar
+        results with slots of one (``_vectorize_results``); called by ``load`` after the live
+        nodes are emitted, so every tensor and scalar the forms read is named."""
+        self._vec_memo: dict[tuple, int] = {}
+        self._nested: dict[int, dict[int, Poly]] = {}
+        self._nested_id = 0
+        self.vector_first_id = self._next  # rows from here on are the vector forms'
+        for i in self.prog.live():
+            n = self.prog.nodes[i]
+            if i not in self.name:
+                continue
+            if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
+                form = self._vector_form(i)
+                if form is not None:
+                    self.unions.append((self.name[i], form))
+        self._vectorize_results()
+
+    def _vectorize_results(self) -> None:
+        """Several scalar results: result number ``k`` among them is slot ``k`` of one vector
+        form over the tensors they read (the other slots are free), unioned as ``Ext(V, k)``."""
+        results = [r for r in dict.fromkeys(self.prog.results) if self.prog.nodes[r].type.is_scalar and r in self.name]
+        if len(results) < 2:
+            return
+        widths = sorted({self.prog.nodes[x].type.slots for x in self._reads(results)})
+        for n in widths:
+            if n < len(results):
+                continue
+            polys: dict[int, Poly] = {}
+            for k, r in enumerate(results):
+                p = self._poly(r, k, n, {})
+                if p is not None:
+                    polys[k] = p
+            if len(polys) < 2:
+                continue
+            polys = self._align_nested(polys)
+            parts = self._slots_form(polys, n, set(polys))
+            if parts is None:
+                continue
+            vec = self._balanced("Add", parts)
+            for k in polys:
+                self.unions.append((self.name[results[k]], self.node("Ext", vec, k)))
+            return
+
+    def _reads(self, roots: list[int]) -> set[int]:
+        """The tensors whose slots the scalar arithmetic under ``roots`` extracts."""
+        out: set[int] = set()
+        seen: set[int] = set()
+        stack = list(roots)
+        while stack:
+            i = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            node = self.prog.nodes[i]
+            if node.op == "extract":
+                out.add(node.args[0])
+            elif node.op in ("add", "sub", "mul", "neg"):
+                stack.extend(node.args)
+        return out
+
+    # -- templates -----------------------------------------------------------------
+    def _poly(self, e: int, slot: int, n: int, memo: dict[int, Poly | None]) -> Poly | None:
+        """Element ``e`` written at ``slot`` of an ``n``-slot chain as a polynomial over atoms
+        (reads relative to ``slot``, uniform scalars, nested sums), or None."""
+        if e in memo:
+            return memo[e]
+        memo[e] = None  # a cycle cannot occur in an SSA DAG; this guards re-entry only
+        node = self.prog.nodes[e]
+        c = self._scalar_const(e)
+        out: Poly | None
+        if c is not None:
+            out = {(): c} if c else {}
+        elif node.op == "extract":
+            src = self.prog.nodes[node.args[0]]
+            j = int(node.attrs[0])  # type: ignore[call-overload]
+            if src.type.slots == n and not src.type.is_scalar:
+                out = {(("r", node.args[0], (j - slot) % n),): 1}
+            else:
+                out = self._uniform(e)
+        elif node.op in ("add", "sub"):
+            a = self._poly(node.args[0], slot, n, memo)
+            b = self._poly(node.args[1], slot, n, memo)
+            if a is None or b is None:
+                out = None
+            else:
+                out = dict(a)
+                _add_into(out, b, 1 if node.op == "add" else -1)
+        elif node.op == "neg":
+            a = self._poly(node.args[0], slot, n, memo)
+            out = None if a is None else {m: -v for m, v in a.items()}
+        elif node.op == "mul":
+            a = self._poly(node.args[0], slot, n, memo)
+            b = self._poly(node.args[1], slot, n, memo)
+            out = None if a is None or b is None else _mul(a, b)
+        elif node.op in ("input",) and node.type.is_scalar:
+            out = self._uniform(e)
+        else:
+            out = None
+        memo[e] = out
+        return out
+
+    def _uniform(self, e: int) -> Poly | None:
+        """A scalar the same in every slot (broadcast), when it has a term of its own."""
+        if e in self.name and self.prog.nodes[e].type.is_scalar:
+            return {(("u", e),): 1}
+        return None
+
+    def _scalar_const(self, i: int) -> int | float | None:
+        value = self._int_const(i)
+        if value is not None:
+            return value
+        n = self.prog.nodes[i]
+        if n.op == "const" and n.type.is_scalar and isinstance(n.attrs[0], float):
+            return n.attrs[0]
+        return None
+
+    # -- nested sums ---------------------------------------------------------------------
+    def _align_nested(self, polys: dict[int, Poly]) -> dict[int, Poly]:
+        """Nested sums (a product's factors that are sums, ``("s", key)`` atoms) that differ
+        between slots only by missing terms -- a zero-padded ``gx`` at an edge -- become one
+        atom ``("S", r)``: the sum over the terms of the largest variant ``r``, each with a
+        per-slot coefficient (0 where the slot's variant lacks it; ``_slots_form`` builds
+        it). A factor that is one read inside such a sum (a corner's ``x[i] * x[i]``) joins it
+        when the product it then forms exists in another slot. Per slot the value is exact
+        whatever variant is chosen; only sharing depends on the choice."""
+        self._nested_id += 1
+        self._nested = {}
+        self._joined: list[tuple[int, int, Atom]] = []  # (sum, slot, read) joined by _join_reads
+        variants: dict[tuple, Poly] = {}
+        for p in polys.values():
+            for m in p:
+                for a in m:
+                    if a[0] == "s" and all(b[0] != "s" for mm, _ in a[1] for b in mm):
+                        variants[a[1]] = dict(a[1])
+        if not variants:
+            return polys
+        sets = {k: frozenset(v) for k, v in variants.items()}
+        tops = {t for t in sets.values() if not any(t < u for u in sets.values())}
+        maximal = sorted(tops, key=lambda t: sorted(map(repr, t)))
+        rep_of_set = {t: r for r, t in enumerate(maximal)}
+
+        def rep(k: tuple) -> int:
+            t = sets[k]
+            cands = [u for u in maximal if t <= u]
+            return rep_of_set[min(cands, key=len)]
+
+        assign: dict[tuple[int, int], tuple] = {}  # (representative, slot) -> variant key
+        out: dict[int, Poly] = {}
+        pending: list[tuple[int, Mono, int | float]] = []
+        mapped_keys: set[Mono] = set()
+        for slot, p in polys.items():
+            q: Poly = {}
+            for m, c in p.items():
+                atoms = []
+                for a in m:
+                    if a[0] == "s" and a[1] in variants:
+                        r = rep(a[1])
+                        if assign.setdefault((r, slot), a[1]) == a[1]:
+                            atoms.append(("S", r))
+                            continue
+                    atoms.append(a)
+                key = tuple(sorted(atoms, key=repr))
+                if key != m:
+                    mapped_keys.add(key)
+                elif len(m) >= 2 and any(a[0] == "r" for a in m):
+                    pending.append((slot, m, c))
+                    continue
+                q[key] = q.get(key, 0) + c
+            out[slot] = q
+        for slot, m, c in pending:  # single reads that join an aligned sum
+            key = self._join_reads(slot, m, maximal, mapped_keys, assign)
+            q = out[slot]
+            q[key] = q.get(key, 0) + c
+        for (r, slot), k in assign.items():
+            if k in variants:
+                self._nested.setdefault(r, {})[slot] = variants[k]
+        for r, slot, read in self._joined:
+            self._nested.setdefault(r, {})[slot] = {(read,): 1}
+        return {slot: {m: c for m, c in q.items() if c} for slot, q in out.items()}
+
+    def _join_reads(self, slot: int, m: Mono, maximal: list[frozenset], mapped_keys: set[Mono],
+                    assign: dict[tuple[int, int], tuple]) -> Mono:
+        """``m`` with its reads replaced by aligned sums holding them, when the result is a
+        product another slot forms; else ``m``."""
+        options: list[list[Atom]] = []
+        for a in m:
+            opts: list[Atom] = [a]
+            if a[0] == "r":
+                opts += [("S", r) for r, t in enumerate(maximal) if (a,) in t]
+            options.append(opts)
+        combos: list[list[Atom]] = [[]]
+        for opts in options:  # the first 64 choices bound the work on long products
+            combos = [[*c, o] for c in combos for o in opts][:64]
+        for combo in combos:
+            key = tuple(sorted(combo, key=repr))
+            if key == m or key not in mapped_keys:
+                continue
+            joins = {(o[1], a) for o, a in zip(combo, m, strict=True) if o[0] == "S" and a[0] == "r"}
+            reps = {r for r, _ in joins}
+            if len(joins) != len(reps) or any((r, slot) in assign for r in reps):
+                continue  # one variant per sum and slot
+            for r, a in joins:
+                assign[(r, slot)] = ("joined", a)
+                self._joined.append((r, slot, a))
+            return key
+        return m
+
+    # -- the vector form -------------------------------------------------------------
+    def _vector_form(self, top: int) -> int | None:
+        node = self.prog.nodes[top]
+        n = node.type.slots
+        written: dict[int, int] = {}
+        base: int | None = None
+        if node.op == "from_elements":
+            written = dict(enumerate(node.args))
+        else:
+            cur = top
+            while self.prog.nodes[cur].op == "insert":
+                c = self.prog.nodes[cur]
+                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
+                cur = c.args[1]
+            base = cur
+        polys: dict[int, Poly] = {}
+        places: list[int] = []
+        for slot, e in sorted(written.items()):
+            p = self._poly(e, slot, n, {})
+            if p is None:
+                if e not in self.name:
+                    return None
+                places.append(self.node("Place", self.name[e], slot, n))
+            else:
+                polys[slot] = p
+        polys = self._align_nested(polys)
+        parts = self._slots_form(polys, n, set(range(n)))
+        if parts is None:
+            return None
+        parts += places
+        if base is not None:
+            surviving = [j for j in range(n) if j not in written]
+            if surviving and not _is_zero(self.prog, base):
+                if base not in self.name:
+                    return None
+                parts.append(self.node("Gather", self.name[base], 0, set_key(surviving), n))
+        if not parts:
+            return self._num(0, n)
+        return self._balanced("Add", parts)
+
+    def _slots_form(self, polys: dict[int, Poly], n: int, care: set[int], nested: bool = False) -> list[int] | None:
+        """The terms of ``sum_m C_m * vec(m)`` that hold polynomial ``polys[s]`` in each slot
+        ``s``; the slots of ``care`` outside ``polys`` hold 0, other slots anything. None when
+        there is nothing to share (more monomials than slots, unless ``nested``: a nested sum
+        is built once whatever it holds) or a read has no term."""
+        monos: dict[Mono, dict[int, int | float]] = {}
+        for slot, p in polys.items():
+            for m, coef in p.items():
+                monos.setdefault(m, {})[slot] = coef
+        nonconst = [m for m in monos if m]
+        if not polys or (len(nonconst) > len(polys) and not nested) or any(self._atom_vec_missing(m) for m in nonconst):
+            return None
+        parts: list[int] = []
+        by_support: dict[tuple[int, ...], list[tuple[Mono, int | float]]] = {}
+        for m in sorted(nonconst, key=repr):
+            coefs = monos[m]
+            values = set(coefs.values())
+            if len(values) == 1:
+                by_support.setdefault(tuple(sorted(coefs)), []).append((m, values.pop()))
+            else:
+                dense = tuple(coefs.get(j, 0) for j in range(n))
+                parts.append(self.node("Mul", self._mono_vec(m, n), self._dense(dense, n)))
+        for support, terms in sorted(by_support.items()):
+            group = self._group_sum(terms, n)
+            if care.issubset(support):
+                parts.append(group)
+            else:
+                parts.append(self.node("Gather", group, 0, set_key(support), n))
+        consts = monos.get((), {})
+        if consts:
+            dense = tuple(consts.get(j, 0) for j in range(n))
+            values = {dense[j] for j in care}
+            if len(values) == 1 and care.issubset(consts):
+                parts.append(self._num(values.pop(), n))
+            else:
+                parts.append(self._dense(dense, n))
+        return parts
+
+    def _atom_vec_missing(self, m: Mono) -> bool:
+        for a in m:
+            if a[0] == "r" and a[1] not in self.name:
+                return True
+            if a[0] == "s" and any(self._atom_vec_missing(mm) for mm, _ in a[1]):
+                return True
+            if a[0] == "S" and any(self._atom_vec_missing(mm) for v in self._nested[a[1]].values() for mm in v):
+                return True
+        return False
+
+    def _group_sum(self, terms: list[tuple[Mono, int | float]], n: int) -> int:
+        """The sum of ``c * vec(m)``; linear monomials of one tensor as one ``LinRot``."""
+        linear: dict[int, dict[int, int]] = {}
+        parts: list[int] = []
+        for m, c in terms:
+            if len(m) == 1 and m[0][0] == "r" and isinstance(c, int):
+                q = linear.setdefault(m[0][1], {})
+                q[m[0][2]] = q.get(m[0][2], 0) + c
+            else:
+                parts.append(self._scaled(self._mono_vec(m, n), c, n))
+        polys = {x: p for x, q in sorted(linear.items()) if (p := rotpoly.normalize(q, n))}
+        # one rotation shared by several inputs: sum_x LinRot(x, p_x) = rot(sum_x LinRot(x,
+        # rho^-s p_x), s) for the offset s that the most inputs read (ties: the smallest |s|)
+        count: dict[int, int] = {}
+        for p in polys.values():
+            for k in p:
+                count[k] = count.get(k, 0) + 1
+        s = min(count, key=lambda k: (-count[k], abs(k), k)) if len(polys) >= 2 else 0
+        if polys:
+            direct = self._balanced("Add", [self._linear_term(x, p, n) for x, p in polys.items()])
+            if s:
+                inner = [self._linear_term(x, rotpoly.shift(p, -s, n), n) for x, p in polys.items()]
+                self.unions.append((direct, self._rot(self._balanced("Add", inner), s % n)))
+            parts.append(direct)
+        return self._balanced("Add", parts)
+
+    def _linear_term(self, x: int, poly: dict[int, int], n: int) -> int:
+        """``LinRot(x, poly)`` as its direct sum of scaled rotations (one per term, shared by
+        the whole program), unioned with the centered core rotated (the realization rules --
+        factorizations of stencils and reductions -- fire on canonical keys)."""
+        terms = [self._scaled(self._rot(self.name[x], k % n), c, n) for k, c in poly.items()]
+        direct = self._balanced("Add", terms)
+        if len(poly) > 1:
+            shift, core = rotpoly.centered(poly, n)
+            lin = self._rot(self.node("LinRot", self.name[x], rotpoly.key(core, n), n), shift % n)
+            self.unions.append((direct, lin))
+        return direct
+
+    def _scaled(self, v: int, c: int | float, n: int) -> int:
+        if c == 1:
+            return v
+        if c == -1:
+            return self.node("Neg", v)
+        return self.node("Mul", v, self._num(c, n))
+
+    def _mono_vec(self, m: Mono, n: int) -> int:
+        memo_key = ("m", m, n, self._nested_id if any(a[0] == "S" for a in m) else 0)
+        if memo_key in self._vec_memo:
+            return self._vec_memo[memo_key]
+        factors = []
+        for a in m:
+            if a[0] == "r":
+                factors.append(self._rot(self.name[a[1]], a[2]))
+            elif a[0] == "u":
+                factors.append(self._splat(self.name[a[1]], n))
+            elif a[0] == "S":  # an aligned nested sum: its own per-slot form (``_align_nested``)
+                variants = self._nested[a[1]]
+                terms = self._slots_form(variants, n, set(variants), nested=True)
+                if terms is None:  # pragma: no cover - _atom_vec_missing ruled it out
+                    raise AssertionError("nested sum without a form")
+                factors.append(self._balanced("Add", terms))
+            else:
+                inner = [(mm, c) for mm, c in a[1] if mm]
+                const = [c for mm, c in a[1] if not mm]
+                parts = [self._scaled(self._mono_vec(mm, n), c, n) for mm, c in inner]
+                parts += [self._num(c, n) for c in const]
+                factors.append(self._balanced("Add", parts))
+        out = self._balanced("Mul", factors)
+        self._vec_memo[memo_key] = out
+        return out
+
+    def _rot(self, v: int, k: int) -> int:
+        if k == 0:
+            return v
+        key = ("rot", v, k)
+        if key not in self._vec_memo:
+            self._vec_memo[key] = self.node("Rot", v, k)
+        return self._vec_memo[key]
+
+    def _splat(self, s: int, n: int) -> int:
+        key = ("splat", s, n)
+        if key not in self._vec_memo:
+            self._vec_memo[key] = self.node("Splat", s, n)
+        return self._vec_memo[key]
+
+    def _num(self, c: int | float, n: int) -> int:
+        return self.node("NumF", float(c), n) if isinstance(c, float) else self.node("Num", int(c), n)
+
+    def _dense(self, values: tuple[int | float, ...], n: int) -> int:
+        if any(isinstance(v, float) for v in values):
+            values = tuple(float(v) for v in values)
+        return self.node("Dense", dense_key(values), n)
+
+
+def _mul(a: Poly, b: Poly) -> Poly:
+    """The product of two polynomials: a constant scales; two monomials multiply; a sum of
+    several terms stays a nested factor (no expansion: its ct x ct products stay shared)."""
+    for x, y in ((a, b), (b, a)):
+        if len(x) == 1 and () in x:
+            c = x[()]
+            return {m: c * v for m, v in y.items()}
+    if not a or not b:
+        return {}
+    fa, ca = _as_factor(a)
+    fb, cb = _as_factor(b)
+    return {tuple(sorted(fa + fb, key=repr)): ca * cb}
+
+
+def _as_factor(p: Poly) -> tuple[Mono, int | float]:
+    """``p`` as (atoms, coefficient): a single monomial is its atoms, a sum one nested atom."""
+    if len(p) == 1:
+        ((m, c),) = p.items()
+        return m, c
+    return (("s", _key(p)),), 1
+
