@@ -76,6 +76,12 @@ def _scheme(args: argparse.Namespace, prog: Program, path: str) -> str:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
+    import math
+
+    for flag, value in (("--time-limit", args.time_limit), ("--node-limit", args.node_limit),
+                        ("--iteration-limit", args.iteration_limit)):
+        if value is not None and (not math.isfinite(value) or value <= 0):
+            raise UserError(f"{flag} must be a positive number, not {value}")
     d = Limits()
     return Limits(
         iterations=args.iteration_limit if args.iteration_limit is not None else d.iterations,
@@ -129,7 +135,8 @@ def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = No
     scheme = _scheme(args, prog, path)
     t_parse = time.perf_counter() - t0
     kwargs: dict[str, Any] = {
-        "costs": _costs(args, scheme), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction}
+        "costs": _costs(args, scheme), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction,
+        "verify": args.verify}
     with _progress(args, f"optimizing {path}") as progress:
         if args.layouts:
             from eqsat.layout_search import optimize_layouts
@@ -152,7 +159,10 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     res = _optimize_one(args, path)
     text = res.to_mlir()
     if args.output:
-        Path(args.output).write_text(text)
+        try:
+            Path(args.output).write_text(text)
+        except OSError as e:
+            raise UserError(f"cannot write the output: {e.strerror}", path=args.output) from None
     if args.json:
         sys.stdout.write(json.dumps(res.report) + "\n")
     elif not args.output:
@@ -281,6 +291,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         which = "the OPTIMIZED program (eqsat optimize, default settings)"
     from eqsat.backend.executor import run_program
 
+    if scheme == "bgv" and any(t.is_float for _, t in prog.args):
+        raise UserError("a float program cannot run under BGV (integer arithmetic mod t): use --scheme ckks")
     with _progress(args, f"running {args.input} encrypted ({scheme})"):
         # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
         out = run_program(  # BackendError, InputError: UserError
@@ -345,6 +357,12 @@ def build_parser() -> argparse.ArgumentParser:
             default="auto",
             help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)",
         )
+        p.add_argument(
+            "--verify",
+            choices=("random", "encrypted", "off"),
+            default="random",
+            help="check the result against the input: random inputs (default), also encrypted runs, or off",
+        )
         p.add_argument("--layouts", choices=("auto", "fixed"),
                        help="argument/result layouts: auto = chosen by the optimizer, fixed = row-major "
                             "(either adds the report's layouts section)")
@@ -387,7 +405,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print the run report as one JSON document")
     p.set_defaults(fn=cmd_run)
+    p = sub.add_parser("fuzz", help="optimize random programs and check every result")
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scheduler", help="Dask scheduler address (default: serial, or a local cluster with --workers)")
+    p.add_argument("--workers", type=int, default=1, help="local Dask workers (processes)")
+    p.add_argument("--out", help="write one CSV row per program here")
+    p.add_argument("--regressions", help="folder for shrunk failing programs (fuzz_<seed>.mlir)")
+    p.set_defaults(fn=cmd_fuzz, input="<fuzz>")
     return ap
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from eqsat.testing.fuzz import main as fuzz_main
+
+    if args.count < 0 or args.workers < 1:
+        raise UserError("--count must be >= 0 and --workers >= 1")
+    return fuzz_main(args.count, args.seed, args.scheduler, args.workers, args.out, args.regressions)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -398,6 +432,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = getattr(args, "input", None) or "<input>"
         if isinstance(where, list):
             where = where[0]
+        where = "<stdin>" if where == "-" else where
         print(e.located(where).splitlines()[0], file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head

@@ -65,6 +65,12 @@ def _(L, a: Term, n: N):
     return L.Mul(a, L.Num(0, n)), L.Num(0, n), [L.eq(L.slots(a), n)]
 
 
+@r("zero-mul")
+def _(L, a: Term, n: N):
+    """0 * a = 0"""
+    return L.Mul(L.Num(0, n), a), L.Num(0, n), [L.eq(L.slots(a), n)]
+
+
 @r("mul-neg-one")
 def _(L, a: Term, n: N):
     """a * -1 = -a"""
@@ -137,3 +143,9 @@ def _(L, a: Term, i: Int, j: Int, n: N):
 def _(L, a: Term, b: Term):
     """(-a) * b = -(a * b)"""
     return L.Mul(L.Neg(a), b), L.Neg(L.Mul(a, b))
+
+
+@r("decode-const")
+def _(L, i: Int, n: N):
+    """decode(c) = c: decoding a value the e-graph knows to be a constant is that constant"""
+    return L.Decode(L.Num(i, n)), L.Num(i, n)

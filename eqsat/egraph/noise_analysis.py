@@ -7,7 +7,8 @@ runs it to a fixpoint, and ``facts(js, view)`` -> ``NoiseFacts``: per e-class of
 
 * ``noise``: the noisy-arithmetic article's noise bound in bits *without any
   reduce_noise* (fresh/encode 12; ct+ct and ct+pt ``max + 1``; ct x ct the sum;
-  ct x plaintext ``+ ceil(log2|c|)``; neg, rotate, slot moves keep the bound);
+  ct x plaintext + 12, the plaintext being encoded as printed; neg + 1, as ``0 - x``;
+  rotate and slot moves keep the bound; saturated at ``NOISE_CAP``);
 * ``depth``: the multiplicative depth (ciphertext x ciphertext), the BGV level fact:
   a class needs at least ``depth`` levels of the modulus chain (one modswitch per level);
 * ``ckks_depth``: the depth counting every multiplication of a ciphertext (also by a
@@ -164,7 +165,7 @@ def _unary(k: i64, n: i64) -> list[tuple[str, Callable[[T], T]]]:
 def _secret_rules(
     tag: str, fn: Fn, fresh: i64, a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String,
     *, add: Callable[[i64, i64], i64], mul: Callable[[i64, i64], i64], scale: Callable[[i64, i64], i64],
-    add_plain: Callable[[i64, i64], i64],
+    add_plain: Callable[[i64, i64], i64], neg: Callable[[i64], i64] | None = None,
 ) -> Iterator[RewriteOrRule]:
     """The rules of one secret-value analysis ``fn``; the callables combine operand facts.
 
@@ -187,7 +188,8 @@ def _secret_rules(
         yield rule(mk(a, b), plain_bits(a) == w, fn(b) == v, name=f"{tag}-pt-{nm}").then(
             set_(fn(mk(a, b))).to(scale(v, w)))
     for nm, un in _unary(k, n):
-        yield rule(un(a), fn(a) == v, name=f"{tag}-{nm}").then(set_(fn(un(a))).to(v))
+        res = neg(v) if neg is not None and nm in ("neg", "negi") else v
+        yield rule(un(a), fn(a) == v, name=f"{tag}-{nm}").then(set_(fn(un(a))).to(res))
     yield rule(Ins(a, b, k), fn(a) == v, fn(b) == w, name=f"{tag}-ins").then(
         set_(fn(Ins(a, b, k))).to(v.max(w)))
     yield rule(Ins(a, b, k), fn(a) == v, plain_bits(b) == w, name=f"{tag}-ins-pt").then(
@@ -196,13 +198,20 @@ def _secret_rules(
         set_(fn(Ins(a, b, k))).to(v))
 
 
+NOISE_CAP = 1 << 40
+
+
 @noise_analysis.register
 def _rules(a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String, x: f64) -> Iterator[RewriteOrRule]:
     yield from _plain_rules(a, b, v, w, n, k, s, x)
     yield from _secret_rules(
         "na-noise", noise_bits, i64(FRESH), a, b, v, w, n, k, s,
-        add=lambda p, q: p.max(q) + 1, mul=lambda p, q: p + q, scale=lambda p, q: p + q,
-        add_plain=lambda p, q: p + 1,
+        # saturated at NOISE_CAP: chained squarings double the bits each time (12 * 2^60
+        # overflows i64); a capped bound is still a lower bound, and far over any budget
+        add=lambda p, q: (p.max(q) + 1).min(i64(NOISE_CAP)), mul=lambda p, q: (p + q).min(i64(NOISE_CAP)),
+        # a plaintext operand is encoded first (a fresh ciphertext) and -x is 0 - x, as printed
+        scale=lambda p, q: (p + FRESH).min(i64(NOISE_CAP)), add_plain=lambda p, q: (p + 1).min(i64(NOISE_CAP)),
+        neg=lambda p: (p + 1).min(i64(NOISE_CAP)),
     )
     yield from _secret_rules(
         "na-depth", mul_depth, i64(0), a, b, v, w, n, k, s,

@@ -159,7 +159,7 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
             kind, inc = "plain", 0.0
         elif n.op in ("In", "Encode"):
             kind, inc = "fresh", 0.0
-        elif n.op in ("Add", "Sub"):
+        elif n.op in ("Add", "Sub", "Neg"):  # noisy has no negation: 0 - x
             kind, inc = "max", 1.0
         elif n.op == "Mul" and all(csec):
             kind, inc = "sum", 0.0
@@ -167,7 +167,7 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
             pc = n.children[0] if not csec[0] else n.children[1]
             v = vals[pc]
             mag = max((abs(x) for x in v), default=0.0) if v is not None else 2.0**plain_bits
-            kind, inc = "max", noise.scale_bits(mag)
+            kind, inc = "max", noise.plain_operand_bits(mag)
         else:
             kind, inc = "max", 0.0
         w = node_cost(n, csec, costs)[0]

@@ -13,7 +13,7 @@ from eqsat.ir import Builder, Program
 from eqsat.milp import Cand, Problem, solve
 from eqsat.models import noisy as noise
 from eqsat.models.cost import CostTable
-from eqsat.models.noisy import FRESH, LIMIT, check, op_bits, plain_magnitudes, scale_bits
+from eqsat.models.noisy import FRESH, LIMIT, check, op_bits, plain_magnitudes, plain_operand_bits
 
 
 # -- noisy: placement only, on a fixed program (the article's model) ------------------
@@ -30,13 +30,13 @@ def program_problem(prog: Program) -> Problem:
             kind, inc = "plain", 0.0
         elif n.op in noise.FRESH_OPS:
             kind, inc = "fresh", 0.0
-        elif n.op in ("add", "sub"):
+        elif n.op in ("add", "sub", "neg"):  # noisy has no negation: 0 - x
             kind, inc = "max", 1.0
         elif n.op == "mul" and all(prog.nodes[a].type.secret for a in n.args):
             kind, inc = "sum", 0.0
         elif n.op == "mul":
             pa = n.args[0] if not prog.nodes[n.args[0]].type.secret else n.args[1]
-            kind, inc = "max", noise.scale_bits(mags[pa])
+            kind, inc = "max", noise.plain_operand_bits(mags[pa])
         else:
             kind, inc = "max", 0.0
         cands.append(Cand(i, 0.0, n.args, kind, inc, i))
@@ -100,7 +100,7 @@ def place_greedy(prog: Program) -> Program:
             continue
         args = [remap[a] for a in n.args]
         plain = [a for a in n.args if a in mags]
-        scale = scale_bits(mags[plain[0]]) if plain and n.op == "mul" else 0.0
+        scale = plain_operand_bits(mags[plain[0]]) if plain and n.op == "mul" else 0.0
         if n.type.secret:
             while True:
                 nb = op_bits(n.op, [bits.get(a) for a in args], scale)

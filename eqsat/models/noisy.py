@@ -10,8 +10,10 @@ The model
 ---------
 * ``input``, ``encode``, ``reduce_noise``, ``bootstrap``: 12 bits (fresh);
 * ``add``/``sub`` of two ciphertexts, or of a ciphertext and a plaintext: max + 1;
-* ``mul`` of two ciphertexts: the sum; a ciphertext times a plaintext ``c``: plus
-  ``ceil(log2 max|c|)`` (0 when ``max|c| <= 1``);
+  ``neg`` too (the dialect has no negation: it prints as ``sub(encode(0), x)``);
+* ``mul`` of two ciphertexts: the sum; a ciphertext times a plaintext: the plaintext is
+  ``noisy.encode``d first (the dialect has no scaling op, so the printed program holds
+  ``encode(c)``, a fresh 12-bit ciphertext), hence plus 12 -- and it is priced as a ``mul``;
 * every other op (neg, rotate, extract, insert, splat, other management ops) keeps
   the largest bound of its ciphertext operands.
 
@@ -24,7 +26,6 @@ they return passes ``check``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from eqsat.errors import InfeasibleError
@@ -56,9 +57,38 @@ def elem_bits(elem: str) -> int:
     return int(digits) if digits.isdigit() and elem[0] in "iu" else 16
 
 
-def scale_bits(magnitude: float) -> float:
-    """Noise bits added by scaling with a plaintext of largest magnitude ``magnitude``."""
-    return float(math.ceil(math.log2(magnitude))) if magnitude > 1 else 0.0
+def plain_operand_bits(magnitude: float) -> float:
+    """Noise bits a plaintext operand (of largest magnitude ``magnitude``) adds to a product
+    with a ciphertext: it is encoded first, so it is a fresh ciphertext (the article's dialect
+    has no scaling op), whatever its magnitude."""
+    return float(FRESH)
+
+
+def encode_plain_operands(prog: Program) -> Program:
+    """``prog`` in the article's form: every plaintext operand of a secret ``add``/``sub``/
+    ``mul`` goes through an explicit ``encode`` (what the printer writes), so op counts and
+    noise bounds of the program are those of its printed text read back."""
+    from eqsat.ir import Builder
+
+    b = Builder(prog.name, style=prog.style)
+    b.meta.update(prog.meta)
+    for name, ty in prog.args:
+        b.arg(name, ty)
+    remap: dict[int, int] = {}
+    for i in prog.live():
+        n = prog.nodes[i]
+        if n.op == "input":
+            remap[i] = b._arg_ids[str(n.attrs[0])]
+            continue
+        args = [remap[a] for a in n.args]
+        if n.type.secret and n.type.is_scalar and n.op == "neg":  # printed as 0 - x
+            zero = b.unary("encode", b.const(0.0 if n.type.is_float else 0, n.type.with_secret(False)))
+            remap[i] = b.sub(zero, args[0])
+            continue
+        if n.type.secret and n.op in ("add", "sub", "mul"):
+            args = [a if b.nodes[a].type.secret else b.unary("encode", a) for a in args]
+        remap[i] = b.add_node(n.op, tuple(args), n.attrs, n.type)
+    return b.finish([remap[r] for r in prog.results]).compact()
 
 
 def plain_magnitudes(prog: Program) -> dict[int, float]:
@@ -123,13 +153,13 @@ def _fold(prog: Program, i: int, vals: dict[int, list[float] | None]) -> list[fl
 def op_bits(op: str, arg_bits: list[float | None], plain_scale: float) -> float:
     """Noise of one op's result from its operands' bounds (``None`` = plaintext operand).
 
-    ``plain_scale`` is ``scale_bits`` of the plaintext operand of a ciphertext-plaintext
+    ``plain_scale`` is ``plain_operand_bits`` of the plaintext operand of a ciphertext-plaintext
     ``mul`` (ignored otherwise).
     """
     sec = [x for x in arg_bits if x is not None]
     if op in FRESH_OPS:
         return float(FRESH)
-    if op in ("add", "sub"):
+    if op in ("add", "sub", "neg"):
         return max(sec) + 1
     if op == "mul":
         return sec[0] + sec[1] if len(sec) == 2 else sec[0] + plain_scale
@@ -147,7 +177,7 @@ def analyze(prog: Program) -> NoiseReport:
             continue
         a = [bits.get(x) for x in n.args]
         plain = [x for x in n.args if x in mags]
-        b = op_bits(n.op, a, scale_bits(mags[plain[0]]) if plain and n.op == "mul" else 0.0)
+        b = op_bits(n.op, a, plain_operand_bits(mags[plain[0]]) if plain and n.op == "mul" else 0.0)
         bits[i] = b
         if b > LIMIT and first_bad is None:
             first_bad = i

@@ -132,6 +132,7 @@ class EggLang:
     LinRot, ProdRot, Gather, Mask = (staticmethod(f) for f in (term.LinRot, term.ProdRot, term.Gather, term.Mask))
     ChainElem = staticmethod(term.ChainElem)
     LinMap = staticmethod(term.LinMap)
+    Encode, Decode = staticmethod(term.Encode), staticmethod(term.Decode)
     slots = staticmethod(term.slots)
 
     @staticmethod
@@ -391,6 +392,16 @@ class SemLang:
     @_lazy_method
     def Neg(a: Vec) -> Vec:
         return tuple(-x for x in a)
+
+    @staticmethod
+    def Encode(a: Vec) -> Vec:
+        """The identity on values (noise is not part of the semantics)."""
+        return a
+
+    @staticmethod
+    def Decode(a: Vec) -> Vec:
+        """The identity on values."""
+        return a
 
     @_lazy_method
     def Rot(v: Vec, k: int) -> Vec:

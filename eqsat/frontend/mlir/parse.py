@@ -108,6 +108,7 @@ def decode_input(data: str | bytes, path: str) -> str:
             raise MLIRError(path, 1, 1, f"input is not UTF-8 text (invalid byte at {line}:{col})") from None
     else:
         text = data
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the text
     if "\x00" in text:
         raise MLIRError(path, 1, 1, "input is binary (contains NUL bytes), not MLIR text")
     if not _COMMENT.sub("", text).strip():

@@ -22,6 +22,7 @@ argument is secret; in ``secret`` style the ``!secret.secret<T>`` arguments are;
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +73,10 @@ _MGMT: dict[type[Operation], str] = {
     mgmt.BootstrapOp: "bootstrap",
     noisy.ReduceNoiseOp: "reduce_noise",
 }
+
+
+#: the largest tensor (elements) accepted: 2^20, 32 ciphertexts of N = 2^16 slots
+MAX_SLOTS = 1 << 20
 
 
 def _trunc_div(a: int, b: int) -> int:
@@ -214,6 +219,14 @@ class _FunctionLowering:
                 raise self.fail(op, f"rank-0 tensor type '{ty}' is not supported")
             if any(d < 1 for d in shape):
                 raise self.fail(op, f"tensor type '{ty}' must have a static, non-empty shape")
+            slots = math.prod(shape)
+            if slots > MAX_SLOTS:
+                # refuse before anything is unrolled or allocated: every value of this type
+                # is a cleartext vector in the checks and ceil(slots / 2^15) ciphertexts
+                gib = slots * 8 / 2**30
+                raise self.fail(
+                    op, f"tensor type '{ty}' has {slots} elements, more than the {MAX_SLOTS} supported "
+                    f"(about {gib:.1f} GiB per value in the cleartext checks alone)")
             return Type(shape, self.elem_type(ty.get_element_type(), op), is_secret)
         return Type((), self.elem_type(ty, op), is_secret)
 

@@ -1,0 +1,302 @@
+"""The fuzzer: random programs through the whole optimizer, checked four ways.
+
+In: a count and a base seed (optionally a Dask scheduler address, a worker count, an
+output folder for regression files). Out: one row per program (``run_case``), gathered
+into one CSV (``write_csv``) and summarised (``summarize``); failing programs are shrunk
+(``shrink``) and written as ``fuzz_<seed>.mlir`` regression files.
+
+Each case is drawn from its own seed (``draw_case``): a program of the shared generator
+(``eqsat.testing.programs``: scalar and vector integer programs with rotations, slot moves,
+negations, scalar and per-slot constants, management ops and several results; noisy
+programs; float programs for CKKS) together with a scheme, a rule schedule and a cost
+table (the scheme's, or one with every price scaled by 1/2, 1 or 2). Each program is
+optimized and checked: equivalence under the one semantics (the pipeline's guard),
+report = re-read (``eqsat.testing.reread``), the noise verdict legal; every
+``ENCRYPTED_EVERY``-th case also runs both programs encrypted (match, measured <= predicted).
+
+Status of a row: ``ok``, ``rejected`` (a clear user error, e.g. a constant outside its
+declared width), ``mismatch``, ``report_diff``, ``illegal``, ``encrypted_mismatch`` or
+``crash``. Rows hold no timings, so serial and distributed runs give the same CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from eqsat.errors import UserError
+from eqsat.ir import Builder, Program
+from eqsat.testing.programs import Shape, random_noisy_program, random_program
+
+ENCRYPTED_EVERY = 25
+FAILURES = ("mismatch", "report_diff", "illegal", "encrypted_mismatch", "crash")
+COLUMNS = ("seed", "kind", "scheme", "rules", "costs", "n_ops", "status", "ops_before", "ops_after",
+           "cost_before", "cost_after", "encrypted", "detail")
+SCHEDULES = ("default", "arith", "ring", "ring,slots")
+
+
+@dataclass(frozen=True)
+class Case:
+    seed: int
+    kind: str
+    scheme: str
+    rules: str
+    costs: dict[str, float] | None
+    program: Program
+
+
+def draw_case(seed: int) -> Case:
+    """The case of ``seed``: a small program, a scheme, a rule schedule, a cost table."""
+    from eqsat.models.cost import DEFAULTS
+
+    rng = random.Random(seed)
+    kind = rng.choice(("int_scalar", "int_vector", "int_vector_consts", "noisy", "float_vector"))
+    n_ops = rng.randint(2, 8)
+    if kind == "noisy":
+        prog = random_noisy_program(n_ops, seed, n_inputs=rng.randint(1, 3), decode=rng.random() < 0.7)
+        scheme = "noisy"
+    else:
+        vector = kind != "int_scalar"
+        ops: dict[str, float] = {"add": 1.0, "sub": 1.0, "mul": 1.0, "mul_const": 1.0, "add_const": 1.0,
+                                 "neg": 0.3}
+        if vector:
+            ops.update(rotate=1.0, move_slot=0.5, modswitch=0.1)
+        shape = Shape(
+            slots=rng.choice((4, 8)) if vector else 1,
+            elem="f32" if kind == "float_vector" else rng.choice(("i16", "i32")),
+            inputs=rng.randint(1, 3),
+            ops=ops,
+            max_depth=3,
+            results=rng.choice(("unused", 1, 2)),
+            consts=(2, 3, 5, 9, -7, 100) if kind != "float_vector" else (2, 3, -1, 5),
+            vector_consts=kind == "int_vector_consts",
+        )
+        prog = random_program(seed, n_ops, shape, name=f"fuzz_{seed}")
+        scheme = "ckks" if kind == "float_vector" else rng.choice(("bgv", "bgv", "ckks"))
+    rules = rng.choice(SCHEDULES)
+    costs = None
+    if rng.random() < 0.3:
+        costs = {k: v * rng.choice((0.5, 1.0, 2.0)) for k, v in DEFAULTS[scheme].items()}
+    return Case(seed, kind, scheme, rules, costs, prog)
+
+
+def check(case: Case, prog: Program | None = None, encrypted: bool = False) -> tuple[str, str, dict[str, object]]:
+    """Optimize ``prog`` (default: the case's) and check it: ``(status, detail, report)``."""
+    import eqsat
+    from eqsat.pipeline import OptimizeError, verify_encrypted
+    from eqsat.testing.reread import report_differences
+
+    p = prog if prog is not None else case.program
+    try:
+        res = eqsat.optimize(p, scheme=case.scheme, costs=case.costs, rules=case.rules,
+                             limits=eqsat.Limits(iterations=20, nodes=20_000, time_s=20.0), ilp_time_limit=5.0)
+    except OptimizeError as e:
+        return "mismatch", str(e).splitlines()[0][:200], {}
+    except UserError as e:
+        return "rejected", e.message[:200], {}
+    except Exception as e:
+        return "crash", f"{type(e).__name__}: {e}".splitlines()[0][:200], {}
+    try:
+        diffs = report_differences(res, case.scheme, case.costs)
+    except Exception as e:
+        return "crash", f"re-read: {type(e).__name__}: {e}".splitlines()[0][:200], res.report
+    if diffs:
+        return "report_diff", "; ".join(diffs)[:200], res.report
+    if not res.report["after"]["noise"]["legal"]:  # type: ignore[index]
+        return "illegal", str(res.report["after"]["noise"])[:200], res.report  # type: ignore[index]
+    if encrypted:
+        try:
+            verify_encrypted(p, res.program, case.scheme, seed=case.seed)
+        except OptimizeError as e:
+            return "encrypted_mismatch", str(e).splitlines()[0][:200], res.report
+        except UserError as e:
+            return "ok", f"encrypted run refused: {e.message}"[:200], res.report
+        except Exception as e:
+            return "crash", f"encrypted: {type(e).__name__}: {e}".splitlines()[0][:200], res.report
+    return "ok", "", res.report
+
+
+def run_case(seed: int, out_dir: str | None = None) -> dict[str, object]:
+    """One CSV row for ``seed`` (failures shrunk and written under ``out_dir`` when given)."""
+    case = draw_case(seed)
+    encrypted = seed % ENCRYPTED_EVERY == 0
+    status, detail, rep = check(case, encrypted=encrypted)
+    if status in FAILURES and out_dir is not None:
+        small = shrink(case, status, encrypted)
+        write_regression(case, small, status, detail, Path(out_dir))
+    before: dict[str, Any] = rep.get("before", {}) if rep else {}  # type: ignore[assignment]
+    after: dict[str, Any] = rep.get("after", {}) if rep else {}  # type: ignore[assignment]
+    return {
+        "seed": seed, "kind": case.kind, "scheme": case.scheme, "rules": case.rules,
+        "costs": "default" if case.costs is None else "scaled", "n_ops": len(case.program.live()),
+        "status": status,
+        "ops_before": sum(before["ops"].values()) if before else "",
+        "ops_after": sum(after["ops"].values()) if after else "",
+        "cost_before": before.get("cost", ""),
+        "cost_after": after.get("cost", ""),
+        "encrypted": encrypted, "detail": detail,
+    }
+
+
+# -- shrinking ----------------------------------------------------------------------
+def _rebuild(prog: Program, subst: dict[int, int], results: Sequence[int]) -> Program | None:
+    """``prog`` with every use of node ``k`` replaced by ``subst[k]`` and these results."""
+    b = Builder(prog.name, style=prog.style)
+    b.meta.update(prog.meta)
+    for name, ty in prog.args:
+        b.arg(name, ty)
+    remap: dict[int, int] = {}
+
+    def get(i: int) -> int:
+        while i in subst:
+            i = subst[i]
+        return remap[i]
+
+    try:
+        for i in prog.live():
+            n = prog.nodes[i]
+            if i in subst:
+                continue
+            if n.op == "input":
+                remap[i] = b._arg_ids[str(n.attrs[0])]
+                continue
+            remap[i] = b.add_node(n.op, tuple(get(a) for a in n.args), n.attrs, n.type)
+        return b.finish([get(r) for r in results]).compact()
+    except Exception:
+        return None
+
+
+def shrink(case: Case, status: str, encrypted: bool, budget: int = 60) -> Program:
+    """A smaller program that fails the same way (greedy: drop results, bypass nodes)."""
+    prog = case.program
+    tries = 0
+    progress = True
+    while progress and tries < budget:
+        progress = False
+        cands: list[Program | None] = []
+        if len(prog.results) > 1:
+            cands += [_rebuild(prog, {}, [r]) for r in prog.results]
+        for i in reversed(prog.live()):
+            n = prog.nodes[i]
+            for a in n.args:
+                if prog.nodes[a].type == n.type:
+                    cands.append(_rebuild(prog, {i: a}, prog.results))
+        for cand in cands:
+            if cand is None or len(cand.live()) >= len(prog.live()):
+                continue
+            tries += 1
+            if check(case, cand, encrypted)[0] == status:
+                prog, progress = cand, True
+                break
+            if tries >= budget:
+                break
+    return prog
+
+
+def write_regression(case: Case, prog: Program, status: str, detail: str, out_dir: Path) -> Path:
+    """``prog`` as ``out_dir/fuzz_<seed>.mlir``, headed by how to replay it."""
+    from eqsat.frontend.mlir import print_mlir
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"fuzz_{case.seed}.mlir"
+    head = [f"// fuzz seed {case.seed}: {status}: {detail}".replace("\n", " "),
+            f"// scheme: {case.scheme}", f"// rules: {case.rules}"]
+    try:
+        text = print_mlir(prog)
+    except UserError as e:
+        text = f"// (not printable: {e.message})\n"
+    path.write_text("\n".join(head) + "\n" + text)
+    return path
+
+
+# -- running many -------------------------------------------------------------------
+def run_many(
+    count: int,
+    seed: int = 0,
+    *,
+    scheduler: str | None = None,
+    workers: int = 1,
+    out_dir: str | None = None,
+    progress: Callable[[dict[str, object]], None] | None = None,
+) -> list[dict[str, object]]:
+    """Rows for seeds ``seed .. seed + count - 1``, in seed order: serially (``workers=1``
+    and no scheduler), on a local Dask cluster of ``workers`` processes, or on the Dask
+    scheduler at ``scheduler``."""
+    seeds = list(range(seed, seed + count))
+    if scheduler is None and workers <= 1:
+        rows = []
+        for s in seeds:
+            rows.append(run_case(s, out_dir))
+            if progress:
+                progress(rows[-1])
+        return rows
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise UserError("distributed fuzzing needs Dask: pip install 'eqsat-fhe[fuzz]'") from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        futures = client.map(run_case, seeds, out_dir=out_dir, pure=False)
+        by_seed: dict[int, dict[str, object]] = {}
+        for fut in as_completed(futures):
+            row = fut.result()
+            by_seed[int(row["seed"])] = row  # type: ignore[call-overload]
+            if progress:
+                progress(row)
+        return [by_seed[s] for s in seeds]
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def write_csv(rows: Iterable[dict[str, object]], path: str | Path) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def summarize(rows: Sequence[dict[str, object]], seconds: float) -> dict[str, object]:
+    """Counts per status (the failures by name), encrypted runs and the wall time."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[str(r["status"])] = counts.get(str(r["status"]), 0) + 1
+    return {
+        "programs": len(rows),
+        **{k: counts.get(k, 0) for k in ("ok", "rejected", *FAILURES)},
+        "encrypted_runs": sum(1 for r in rows if r["encrypted"]),
+        "time_s": round(seconds, 1),
+    }
+
+
+def main(count: int, seed: int, scheduler: str | None, workers: int, out: str | None,
+         regressions: str | None) -> int:
+    """``eqsat fuzz``: run, write the CSV, print the summary; exit 1 on any failure."""
+    import json
+    import sys
+
+    start = time.perf_counter()
+    rows = run_many(count, seed, scheduler=scheduler, workers=workers, out_dir=regressions)
+    if out:
+        try:
+            write_csv(rows, out)
+        except OSError as e:
+            raise UserError(f"cannot write the CSV: {e.strerror}", path=out) from None
+    summary = summarize(rows, time.perf_counter() - start)
+    print(json.dumps(summary))
+    for r in rows:
+        if r["status"] in FAILURES:
+            print(f"seed {r['seed']}: {r['status']}: {r['detail']}", file=sys.stderr)
+    return 1 if any(summary[k] for k in FAILURES) else 0

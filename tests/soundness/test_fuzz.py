@@ -1,0 +1,89 @@
+"""The fuzzer (issue 13, item 4): default run, slow run, Dask = serial, regression replay."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import eqsat
+from eqsat.cli import main
+from eqsat.testing.fuzz import FAILURES, Case, check, run_many, shrink, summarize, write_csv
+from eqsat.testing.reread import report_differences
+
+REGRESSIONS = sorted((Path(__file__).resolve().parents[1] / "fuzz_regressions").glob("*.mlir"))
+
+
+def _no_failures(rows: list[dict[str, object]]) -> None:
+    bad = [(r["seed"], r["status"], r["detail"]) for r in rows if r["status"] in FAILURES]
+    assert bad == []
+    assert sum(1 for r in rows if r["status"] == "ok") >= 0.9 * len(rows)
+
+
+def test_default_fuzz_run() -> None:
+    rows = run_many(60, 0)  # ~1 s a program on this machine: 200 take ~4 min, see the report
+    _no_failures(rows)
+    assert {r["kind"] for r in rows} >= {"int_scalar", "int_vector", "noisy", "float_vector"}
+    assert any(r["encrypted"] for r in rows)
+
+
+@pytest.mark.slow
+def test_slow_fuzz_run() -> None:
+    _no_failures(run_many(2000, 10_000))
+
+
+def _header(path: Path, key: str) -> str:
+    for line in path.read_text().splitlines():
+        if line.startswith(f"// {key}:"):
+            return line.split(":", 1)[1].strip()
+    return "default" if key == "rules" else "bgv"
+
+
+@pytest.mark.parametrize("path", REGRESSIONS, ids=lambda p: p.name)
+def test_regression_replays(path: Path) -> None:
+    prog = eqsat.parse_mlir(path.read_text(), str(path))[0]
+    scheme, rules = _header(path, "scheme"), _header(path, "rules")
+    res = eqsat.optimize(prog, scheme=scheme, rules=rules)
+    assert report_differences(res, scheme) == []
+    assert res.report["after"]["noise"]["legal"]  # type: ignore[index]
+
+
+def test_shrink_finds_a_smaller_failing_program() -> None:
+    # a synthetic failure: "rejected" for any program holding a mul -- shrinking keeps one mul only
+    from eqsat.testing import fuzz
+
+    case = fuzz.draw_case(3)
+    while "mul" not in [case.program.nodes[i].op for i in case.program.live()]:
+        case = fuzz.draw_case(case.seed + 100)
+    orig = fuzz.check
+
+    def fake(c: Case, prog: eqsat.Program | None = None, encrypted: bool = False):  # type: ignore[no-untyped-def]
+        p = prog if prog is not None else c.program
+        return ("crash", "", {}) if any(p.nodes[i].op == "mul" for i in p.live()) else ("ok", "", {})
+
+    fuzz.check = fake  # type: ignore[assignment]
+    try:
+        small = shrink(case, "crash", False)
+    finally:
+        fuzz.check = orig  # type: ignore[assignment]
+    assert len(small.live()) <= len(case.program.live())
+    assert any(small.nodes[i].op == "mul" for i in small.live())
+    assert check is orig
+
+
+@pytest.mark.skipif(importlib.util.find_spec("dask") is None, reason="dask is not installed")
+def test_dask_local_cluster_gives_the_serial_csv(tmp_path: Path) -> None:
+    serial = run_many(12, 500)
+    dist = run_many(12, 500, workers=2)
+    write_csv(serial, tmp_path / "a.csv")
+    write_csv(dist, tmp_path / "b.csv")
+    assert (tmp_path / "a.csv").read_text() == (tmp_path / "b.csv").read_text()
+
+
+def test_cli_fuzz(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "f.csv"
+    assert main(["fuzz", "--count", "3", "--seed", "7", "--out", str(out)]) == 0
+    assert out.read_text().splitlines()[0].startswith("seed,kind,scheme")
+    assert '"programs": 3' in capsys.readouterr().out
+    assert summarize([], 0.0)["programs"] == 0
