@@ -381,15 +381,19 @@ class ChainVectorizer(Summaries):
         return self._balanced("Add", parts)
 
     def _linear_term(self, x: int, poly: dict[int, int], n: int) -> int:
-        """``LinRot(x, poly)`` as its direct sum of scaled rotations (one per term, shared by
-        the whole program), unioned with the centered core rotated (the realization rules --
-        factorizations of stencils and reductions -- fire on canonical keys)."""
-        terms = [self._scaled(self._rot(self.name[x], k % n), c, n) for k, c in poly.items()]
-        direct = self._balanced("Add", terms)
-        if len(poly) > 1:
-            shift, core = rotpoly.centered(poly, n)
-            lin = self._rot(self.node("LinRot", self.name[x], rotpoly.key(core, n), n), shift % n)
-            self.unions.append((direct, lin))
+        """``LinRot(x, poly)`` by its centered core (the realization rules -- factorizations
+        of stencils and reductions -- fire on canonical keys). A core that must be rotated
+        back costs one more rotation, so then the direct sum of scaled rotations (one per
+        term, shared by the whole program) is unioned beside it."""
+        if len(poly) == 1:
+            ((k, c),) = poly.items()
+            return self._scaled(self._rot(self.name[x], k % n), c, n)
+        shift, core = rotpoly.centered(poly, n)
+        lin = self._rot(self.node("LinRot", self.name[x], rotpoly.key(core, n), n), shift % n)
+        if shift % n == 0:
+            return lin
+        direct = self._balanced("Add", [self._scaled(self._rot(self.name[x], k % n), c, n) for k, c in poly.items()])
+        self.unions.append((direct, lin))
         return direct
 
     def _scaled(self, v: int, c: int | float, n: int) -> int:

@@ -75,6 +75,12 @@ def test_zero_padded_3x3_stencils_are_separable(kernel: str) -> None:
     assert_optimizes(stencil(4, 4, weights, "zero"), at_most={"rotate": 4}, **NO_SLOT_ACCESS)
 
 
+@pytest.mark.parametrize(("h", "w"), [(3, 3), (3, 5), (5, 4)])
+def test_zero_padded_box_blur_at_any_shape(h: int, w: int) -> None:
+    """9, 15 and 20 slots (not powers of two): one rotation per nonzero offset."""
+    assert_optimizes(stencil(h, w, BOX3, "zero"), rotate=8, **NO_SLOT_ACCESS)
+
+
 def test_zero_padded_stencil_above_the_summary_size_is_vectorized() -> None:
     """16x16 (a summarized chain): was left as 255 extracts and 256 inserts."""
     assert_optimizes(stencil(16, 16, BOX3, "zero"), rotate=8, **NO_SLOT_ACCESS)
