@@ -37,110 +37,159 @@ All rules are identities of commutative rings (sound modulo any t, and over the 
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from typing import Any
 
-from eqsat.rulespec import N, Name, RuleFamily
+from eqsat.rulespec import Int, N, Name, RuleFamily, Term
 
 FAMILY = RuleFamily("factor")
 r = FAMILY.rule
 
-# The kinds of a shared factor: parameter names with their sort markers, and the pattern.
-KINDS: dict[str, tuple[tuple[tuple[str, str], ...], Callable[..., Any]]] = {
-    "in": ((("fs", "Name"), ("fn", "N")), lambda L, fs, fn: L.In(fs, fn)),
-    "inadd": (
-        (("fs", "Name"), ("fn", "N"), ("ft", "Name")),
-        lambda L, fs, fn, ft: L.Add(L.In(fs, fn), L.In(ft, fn)),
-    ),
-}
+def _in(L: Any, fs: Any, fn: Any) -> Any:
+    """The shared factor ``in``: an input."""
+    return L.In(fs, fn)
+
+
+def _inadd(L: Any, fs: Any, fn: Any, ft: Any) -> Any:
+    """The shared factor ``inadd``: a sum of two inputs."""
+    return L.Add(L.In(fs, fn), L.In(ft, fn))
 
 
 def _prod(L: Any, a: Any, b: Any, side: str) -> Any:
+    """``a * b`` (``side == "l"``: the shared factor is the left operand) or ``b * a``."""
     return L.Mul(a, b) if side == "l" else L.Mul(b, a)
 
 
-Shape = Callable[[Any, Any, Any, Any, Any, Any, Any, str], tuple[Any, Any]]
+# Distribution backwards, ``name-KIND-s1s2``: one rule per shared-factor kind and operand
+# order of each product (``l``: the shared factor is the left operand).  They are written
+# out one by one so that every rule's name can be found by searching for it.
+@r("factor-add-in-ll")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b + a c = a (b + c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Add(_prod(L, a, b, "l"), _prod(L, a, c, "l")), _prod(L, a, L.Add(b, c), "l")
 
+@r("factor-add-in-lr")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b + a c = a (b + c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Add(_prod(L, a, b, "l"), _prod(L, a, c, "r")), _prod(L, a, L.Add(b, c), "l")
 
-def _orient(
-    name: str, doc: str, build: Shape, kinds: tuple[str, ...], y: str | None = None,
-    orders: tuple[str, ...] = ("ll", "lr", "rl", "rr"),
-) -> None:
-    """Register ``name-KIND-s1s2`` for each factor kind and both operand orders of both
-    products (``l``: the shared factor is the left operand).  ``y``: none, a term
-    (``"term"``) or a constant (``"const"``, matched as ``Num(k, n)``)."""
-    own = [("b", "Term"), ("c", "Term")] + ([("y", "Term")] if y == "term" else [])
-    own += [("k", "Int"), ("n", "N")] if y == "const" else []
-    for kind in kinds:
-        kparams, pattern = KINDS[kind]
-        params = own + list(kparams)
-        sig = inspect.Signature(
-            [inspect.Parameter("L", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-            + [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, annotation=m) for p, m in params]
-        )
-        for s1, s2 in (tuple(o) for o in orders):
+@r("factor-add-in-rl")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b + a c = a (b + c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Add(_prod(L, a, b, "r"), _prod(L, a, c, "l")), _prod(L, a, L.Add(b, c), "r")
 
-            def fn(L: Any, s1: str = s1, s2: str = s2, pattern: Callable[..., Any] = pattern,
-                   kparams: tuple[tuple[str, str], ...] = kparams, **kw: Any) -> Any:
-                a = pattern(L, *(kw[p] for p, _ in kparams))
-                yv = L.Num(kw["k"], kw["n"]) if y == "const" else kw.get("y")
-                out = build(L, a, _prod(L, a, kw["b"], s1), _prod(L, a, kw["c"], s2), kw["b"], kw["c"], yv, s1)
-                return out if y != "const" else (*out, [L.eq(L.slots(a), kw["n"]), L.ne(kw["k"], 0)])
+@r("factor-add-in-rr")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b + a c = a (b + c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Add(_prod(L, a, b, "r"), _prod(L, a, c, "r")), _prod(L, a, L.Add(b, c), "r")
 
-            fn.__doc__ = f"{doc}  (shared factor: {kind})"
-            fn.__signature__ = sig  # type: ignore[attr-defined]
-            r(f"{name}-{kind}-{s1}{s2}")(fn)
+@r("factor-add-inadd-ll")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b + a c = a (b + c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Add(_prod(L, a, b, "l"), _prod(L, a, c, "l")), _prod(L, a, L.Add(b, c), "l")
 
+@r("factor-add-inadd-lr")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b + a c = a (b + c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Add(_prod(L, a, b, "l"), _prod(L, a, c, "r")), _prod(L, a, L.Add(b, c), "l")
 
-PRODUCT_KINDS = ("in", "inadd")
-_orient(
-    "factor-add",
-    "a b + a c = a (b + c)",
-    lambda L, a, ab, ac, b, c, y, s: (L.Add(ab, ac), _prod(L, a, L.Add(b, c), s)),
-    PRODUCT_KINDS,
-)
-_orient(
-    "factor-sub",
-    "a b - a c = a (b - c)",
-    lambda L, a, ab, ac, b, c, y, s: (L.Sub(ab, ac), _prod(L, a, L.Sub(b, c), s)),
-    PRODUCT_KINDS,
-)
+@r("factor-add-inadd-rl")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b + a c = a (b + c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Add(_prod(L, a, b, "r"), _prod(L, a, c, "l")), _prod(L, a, L.Add(b, c), "r")
+
+@r("factor-add-inadd-rr")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b + a c = a (b + c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Add(_prod(L, a, b, "r"), _prod(L, a, c, "r")), _prod(L, a, L.Add(b, c), "r")
+
+@r("factor-sub-in-ll")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b - a c = a (b - c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Sub(_prod(L, a, b, "l"), _prod(L, a, c, "l")), _prod(L, a, L.Sub(b, c), "l")
+
+@r("factor-sub-in-lr")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b - a c = a (b - c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Sub(_prod(L, a, b, "l"), _prod(L, a, c, "r")), _prod(L, a, L.Sub(b, c), "l")
+
+@r("factor-sub-in-rl")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b - a c = a (b - c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Sub(_prod(L, a, b, "r"), _prod(L, a, c, "l")), _prod(L, a, L.Sub(b, c), "r")
+
+@r("factor-sub-in-rr")
+def _(L, b: Term, c: Term, fs: Name, fn: N):
+    """a b - a c = a (b - c)  (shared factor: in)"""
+    a = _in(L, fs, fn)
+    return L.Sub(_prod(L, a, b, "r"), _prod(L, a, c, "r")), _prod(L, a, L.Sub(b, c), "r")
+
+@r("factor-sub-inadd-ll")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b - a c = a (b - c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Sub(_prod(L, a, b, "l"), _prod(L, a, c, "l")), _prod(L, a, L.Sub(b, c), "l")
+
+@r("factor-sub-inadd-lr")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b - a c = a (b - c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Sub(_prod(L, a, b, "l"), _prod(L, a, c, "r")), _prod(L, a, L.Sub(b, c), "l")
+
+@r("factor-sub-inadd-rl")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b - a c = a (b - c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Sub(_prod(L, a, b, "r"), _prod(L, a, c, "l")), _prod(L, a, L.Sub(b, c), "r")
+
+@r("factor-sub-inadd-rr")
+def _(L, b: Term, c: Term, fs: Name, fn: N, ft: Name):
+    """a b - a c = a (b - c)  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Sub(_prod(L, a, b, "r"), _prod(L, a, c, "r")), _prod(L, a, L.Sub(b, c), "r")
+
 # Skipping over a constant: Horner's form.  The loader sorts constants last in a sum, and
 # factoring ``x c1 + x (x c2)`` leaves ``c1 + x c2``, so a constant sits next to the
 # product that shares the factor.  Only the ``ll`` order: the source's monomials and the
 # loader's sorted products put the variable first, and the other three orders cost a
 # third of each late iteration's time without adding a single node.
-_orient(
-    "factor-skip-right",
-    "a b + (a c + k) = a (b + c) + k",
-    lambda L, a, ab, ac, b, c, y, s: (L.Add(ab, L.Add(ac, y)), L.Add(_prod(L, a, L.Add(b, c), s), y)),
-    ("in",),
-    y="const",
-    orders=("ll",),
-)
-_orient(
-    "factor-skip-left",
-    "(k + a b) + a c = k + a (b + c)",
-    lambda L, a, ab, ac, b, c, y, s: (L.Add(L.Add(y, ab), ac), L.Add(y, _prod(L, a, L.Add(b, c), s))),
-    ("in",),
-    y="const",
-    orders=("ll",),
-)
+@r("factor-skip-right-in-ll")
+def _(L, b: Term, c: Term, k: Int, n: N, fs: Name, fn: N):
+    """a b + (a c + k) = a (b + c) + k  (shared factor: in)"""
+    a, y = _in(L, fs, fn), L.Num(k, n)
+    lhs = L.Add(L.Mul(a, b), L.Add(L.Mul(a, c), y))
+    return lhs, L.Add(L.Mul(a, L.Add(b, c)), y), [L.eq(L.slots(a), n), L.ne(k, 0)]
+
+
+@r("factor-skip-left-in-ll")
+def _(L, b: Term, c: Term, k: Int, n: N, fs: Name, fn: N):
+    """(k + a b) + a c = k + a (b + c)  (shared factor: in)"""
+    a, y = _in(L, fs, fn), L.Num(k, n)
+    lhs = L.Add(L.Add(y, L.Mul(a, b)), L.Mul(a, c))
+    return lhs, L.Add(y, L.Mul(a, L.Add(b, c))), [L.eq(L.slots(a), n), L.ne(k, 0)]
+
+
 # Skipping over any term, only for a shared sum of two inputs (what the six pairwise
 # products need: ``(a (b + c) + y) + (b + c) d``); with an input as the shared factor, a
 # free ``y`` lets factoring regroup every subset of a sum.  Only the ``rl`` order: the
 # loader sorts products by their first factor, so the sums factored out of left-shared
 # products (``a (b + c)``) come before those factored out of right-shared ones
 # (``(b + c) d``); the other orders grew a random 500-op program 1.6x faster.
-_orient(
-    "factor-skip",
-    "(a b + y) + a c = a (b + c) + y",
-    lambda L, a, ab, ac, b, c, y, s: (L.Add(L.Add(ab, y), ac), L.Add(_prod(L, a, L.Add(b, c), s), y)),
-    ("inadd",),
-    y="term",
-    orders=("rl",),
-)
+@r("factor-skip-inadd-rl")
+def _(L, b: Term, c: Term, y: Term, fs: Name, fn: N, ft: Name):
+    """(a b + y) + a c = a (b + c) + y  (shared factor: inadd)"""
+    a = _inadd(L, fs, fn, ft)
+    return L.Add(L.Add(L.Mul(b, a), y), L.Mul(a, c)), L.Add(L.Mul(L.Add(b, c), a), y)
 
 
 # Collecting like terms lives here, not in ``ring``, and only for an input: with
