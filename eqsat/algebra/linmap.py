@@ -1,0 +1,324 @@
+"""Linear slot maps of one vector in diagonal form, and their realization plans (pure numpy).
+
+A linear map ``y = M v`` on ``n`` slots is held as its *diagonals*:
+``y = sum_d D_d * rot(v, d)`` with ``rot(v, d)[i] = v[(i + d) mod n]`` and ``D_d`` a plaintext
+vector of ``n`` coefficients (``D_d[i] = M[i, (i + d) mod n]``).  Only nonzero diagonals are
+kept.  This is the form every packed kernel shares: a plaintext matrix times a secret vector
+(Halevi-Shoup), a convolution or stencil with zero padding (masked diagonals), a pooling
+window, a rotate-and-reduce.
+
+In: numpy arrays (a matrix, or offset -> coefficient vector).  Out:
+
+* ``LinearMap`` (immutable; ``apply`` on a concrete vector, ``to_matrix``) and its
+  constructors ``from_matrix`` / ``from_diagonals``;
+* a content-hash handle registry (``register(m) -> "lm..."``, ``lookup(handle)``): the
+  e-graph refers to a map by its handle string only, so a 4096 x 4096 matrix is never
+  spelled out in an egglog string; ``register_vector`` / ``lookup_vector`` do the same for
+  the plaintext diagonal vectors a realized program multiplies by;
+* realization planners, all exact for any map (tests check them against numpy):
+    - ``plan_direct``: one rotation per nonzero offset ``d != 0``;
+    - ``plan_bsgs``: baby-step/giant-step (Halevi-Shoup).  Every offset is split as
+      ``d = g + s`` with giant offsets ``g`` multiples of a step ``b`` and baby offsets
+      ``s`` the remainders (floor or centered); then
+      ``y = sum_g rot(sum_s rot(D_(g+s), -g) * rot(v, s), g)`` -- the pre-rotated plaintext
+      diagonals cost nothing.  The step is chosen by cost over every ``b``: for a dense
+      n x n matrix it gives ``ceil(sqrt n)`` steps each way; for a masked 3 x 3 stencil on a
+      W-wide image (offsets ``dr*W + dc``) it finds ``b = W``: 2 baby + 2 giant rotations
+      at any image size (a row pass then a column pass);
+    - ``uniform_poly``: when every diagonal is one integer repeated (a shift-invariant map)
+      the map *is* a rotation polynomial (``eqsat.algebra.rotpoly``) and the LinRot
+      factorizations of ``eqsat.algebra.rotfactor`` apply (a 2x2 sum pool is
+      ``(1 + rho)(1 + rho^W)``: 2 rotations).
+  ``best_plan`` picks the cheapest plan by ``Cost``; ``Plan.apply`` evaluates a plan
+  step by step, the way a realized program computes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+__all__ = [
+    "Cost",
+    "LinearMap",
+    "Plan",
+    "best_plan",
+    "from_diagonals",
+    "from_matrix",
+    "lookup",
+    "lookup_vector",
+    "plan_bsgs",
+    "plan_direct",
+    "register",
+    "register_vector",
+    "uniform_poly",
+]
+
+
+def _as_coeffs(a: np.ndarray) -> np.ndarray:
+    """Integers stay int64 (exact for BGV); anything else becomes float64 (CKKS)."""
+    arr = np.asarray(a)
+    if arr.dtype.kind in "biu":
+        return arr.astype(np.int64)
+    f = arr.astype(np.float64)
+    if np.all(np.isfinite(f)) and np.all(f == np.round(f)) and arr.dtype.kind != "f":
+        return f.astype(np.int64)
+    return f
+
+
+@dataclass(frozen=True, eq=False)
+class LinearMap:
+    """``y = sum_d diags[d] * rot(v, d)`` over ``n`` slots; offsets in ``[0, n)``, no zero diagonal."""
+
+    n: int
+    diags: Mapping[int, np.ndarray]
+
+    def __post_init__(self) -> None:
+        for d, vec in self.diags.items():
+            if not 0 <= d < self.n or vec.shape != (self.n,):
+                raise ValueError(f"diagonal {d} malformed for {self.n} slots")
+
+    @property
+    def offsets(self) -> list[int]:
+        return sorted(self.diags)
+
+    @property
+    def is_float(self) -> bool:
+        return any(v.dtype.kind == "f" for v in self.diags.values())
+
+    def apply(self, v: np.ndarray) -> np.ndarray:
+        """The map on a concrete vector of ``n`` slots."""
+        v = np.asarray(v)
+        if v.shape != (self.n,):
+            raise ValueError(f"vector has shape {v.shape}, expected ({self.n},)")
+        dtype = np.float64 if (self.is_float or v.dtype.kind == "f") else object
+        out = np.zeros(self.n, dtype=dtype)
+        for d, vec in self.diags.items():
+            out = out + vec.astype(dtype) * np.roll(v, -d).astype(dtype)
+        return out
+
+    def to_matrix(self) -> np.ndarray:
+        m = np.zeros((self.n, self.n), dtype=np.float64 if self.is_float else np.int64)
+        idx = np.arange(self.n)
+        for d, vec in self.diags.items():
+            m[idx, (idx + d) % self.n] += vec
+        return m
+
+    def digest(self) -> str:
+        dtype = np.float64 if self.is_float else np.int64
+        h = hashlib.sha256(f"{self.n}|{'f' if self.is_float else 'i'}|".encode())
+        h.update(np.array(self.offsets, dtype=np.int64).tobytes())
+        if self.diags:
+            h.update(np.stack([self.diags[d] for d in self.offsets]).astype(dtype, copy=False).tobytes())
+        return h.hexdigest()[:24]
+
+
+def from_diagonals(diags: Mapping[int, np.ndarray | float | int], n: int) -> LinearMap:
+    """A map from offset -> coefficient vector (or scalar: a uniform diagonal); offsets mod n,
+    equal offsets summed, zero diagonals dropped."""
+    acc: dict[int, np.ndarray] = {}
+    for d, vec in diags.items():
+        arr = _as_coeffs(np.broadcast_to(np.asarray(vec), (n,)))
+        k = d % n
+        acc[k] = acc[k] + arr if k in acc else arr.copy()
+    return LinearMap(n, {k: v for k, v in sorted(acc.items()) if np.any(v != 0)})
+
+
+def from_matrix(m: np.ndarray, n: int | None = None) -> LinearMap:
+    """The map ``y = m @ v`` for an ``r x c`` matrix with ``v`` in slots ``0..c-1`` and ``y`` in
+    slots ``0..r-1`` of ``n >= max(r, c)`` slots (zero padding; other slots of y are 0)."""
+    m = np.asarray(m)
+    r, c = m.shape
+    n = max(r, c) if n is None else n
+    if n < max(r, c):
+        raise ValueError(f"a {r}x{c} matrix needs at least {max(r, c)} slots, got {n}")
+    full = np.zeros((n, n), dtype=_as_coeffs(m).dtype)
+    full[:r, :c] = _as_coeffs(m)
+    ext = np.ascontiguousarray(np.concatenate([full, full], axis=1))  # ext[i, j] = full[i, j mod n]
+    step = ext.strides[1]
+    # skewed[i, d] = ext[i, i + d] = full[i, (i + d) mod n]: a strided view, no index arrays
+    skewed = np.lib.stride_tricks.as_strided(ext, shape=(n, n), strides=(ext.strides[0] + step, step))
+    by_offset = skewed.T.copy()  # by_offset[d, i]
+    nonzero = np.flatnonzero(by_offset.any(axis=1))
+    return LinearMap(n, {int(d): np.ascontiguousarray(by_offset[d]) for d in nonzero})
+
+
+# -- handles -------------------------------------------------------------------------------
+_MAPS: dict[str, LinearMap] = {}
+_VECTORS: dict[str, np.ndarray] = {}
+
+
+def register(m: LinearMap) -> str:
+    """The handle of ``m`` (``"lm"`` + content hash); equal maps get equal handles."""
+    h = "lm" + m.digest()
+    _MAPS.setdefault(h, m)
+    return h
+
+
+def lookup(handle: str) -> LinearMap:
+    try:
+        return _MAPS[handle]
+    except KeyError:
+        raise KeyError(f"unknown linear-map handle {handle!r}") from None
+
+
+def register_vector(vec: np.ndarray) -> str:
+    """The handle (``"pv"`` + content hash) of a plaintext vector."""
+    arr = _as_coeffs(vec)
+    h = hashlib.sha256(f"{arr.dtype.kind}|{arr.shape[0]}|".encode() + np.ascontiguousarray(arr).tobytes())
+    key = "pv" + h.hexdigest()[:24]
+    _VECTORS.setdefault(key, arr)
+    return key
+
+
+def lookup_vector(handle: str) -> np.ndarray:
+    try:
+        return _VECTORS[handle]
+    except KeyError:
+        raise KeyError(f"unknown plaintext-vector handle {handle!r}") from None
+
+
+# -- plans ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cost:
+    """Weights of one ciphertext op (a rotation is a key switch: by far the dearest)."""
+
+    rotation: float = 1.0
+    product: float = 0.02
+    addition: float = 0.001
+
+    def of(self, rotations: int, products: int, additions: int) -> float:
+        return self.rotation * rotations + self.product * products + self.addition * additions
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """``y = sum_(g, terms) rot(sum_(s, P) P * rot(v, s), g)``, ``P`` plaintext vectors.
+
+    ``giants`` lists ``(g, ((s, P), ...))``; ``P`` is ``None`` for an all-ones coefficient
+    (no product).  ``kind`` says which planner made it; ``step`` is the BSGS step (0: direct).
+    """
+
+    kind: str
+    n: int
+    step: int
+    giants: tuple[tuple[int, tuple[tuple[int, np.ndarray | None], ...]], ...]
+    babies: tuple[int, ...] = field(default=())
+
+    @property
+    def rotations(self) -> int:
+        return len([s for s in self.babies if s]) + len([g for g, _ in self.giants if g])
+
+    @property
+    def products(self) -> int:
+        return sum(1 for _, terms in self.giants for _, p in terms if p is not None)
+
+    @property
+    def additions(self) -> int:
+        return sum(len(terms) - 1 for _, terms in self.giants) + len(self.giants) - 1
+
+    def cost(self, c: Cost = Cost()) -> float:
+        return c.of(self.rotations, self.products, self.additions)
+
+    def apply(self, v: np.ndarray) -> np.ndarray:
+        """Evaluate the plan as a program would: rotations of v, plaintext products, sums."""
+        v = np.asarray(v)
+        float_ = v.dtype.kind == "f" or any(
+            p is not None and p.dtype.kind == "f" for _, ts in self.giants for _, p in ts)
+        dtype = np.float64 if float_ else object
+        baby = {s: np.roll(v, -s).astype(dtype) for s in self.babies}
+        out = np.zeros(self.n, dtype=dtype)
+        for g, terms in self.giants:
+            inner = np.zeros(self.n, dtype=dtype)
+            for s, p in terms:
+                inner = inner + (baby[s] if p is None else p.astype(dtype) * baby[s])
+            out = out + np.roll(inner, -g)
+        return out
+
+
+def _coef(vec: np.ndarray) -> np.ndarray | None:
+    return None if np.all(vec == 1) else vec
+
+
+def plan_direct(m: LinearMap) -> Plan:
+    """One rotation of v per nonzero offset, each times its diagonal."""
+    terms = tuple((d, _coef(m.diags[d])) for d in m.offsets)
+    return Plan("direct", m.n, 0, ((0, terms),) if terms else (), tuple(m.offsets))
+
+
+def _split(offsets: np.ndarray, b: int, n: int, centered: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(giant, baby) offsets, both in [0, n), with giant + baby = offset mod n."""
+    signed = np.where(offsets > n // 2, offsets - n, offsets)
+    g = np.floor_divide(signed + (b // 2 if centered else 0), b) * b
+    s = signed - g
+    return g % n, s % n
+
+
+def _split_cost(offsets: np.ndarray, b: int, n: int, centered: bool) -> int:
+    g, s = _split(offsets, b, n, centered)
+    seen = np.zeros(n, dtype=bool)
+    seen[g] = True
+    count = int(np.count_nonzero(seen[1:]))
+    seen[:] = False
+    seen[s] = True
+    return count + int(np.count_nonzero(seen[1:]))
+
+
+def plan_bsgs(m: LinearMap, step: int, centered: bool = False) -> Plan:
+    """The baby-step/giant-step plan for one step ``b`` (see the module docstring)."""
+    n = m.n
+    offs = np.array(m.offsets, dtype=np.int64)
+    gs, ss = _split(offs, step, n, centered)
+    by_giant: dict[int, list[tuple[int, np.ndarray | None]]] = {}
+    for d, g, s in zip(m.offsets, gs.tolist(), ss.tolist(), strict=True):
+        by_giant.setdefault(g, []).append((s, _coef(np.roll(m.diags[d], g))))
+    giants = tuple((g, tuple(sorted(by_giant[g], key=lambda t: t[0]))) for g in sorted(by_giant))
+    babies = tuple(sorted(set(ss.tolist())))
+    return Plan("bsgs", n, step, giants, babies)
+
+
+def best_split(m: LinearMap) -> tuple[int, bool]:
+    """The step (and remainder convention) with the fewest rotations; ties: the smaller step."""
+    offs = np.array(m.offsets, dtype=np.int64)
+    best = (len([d for d in m.offsets if d]) + 1, 0, False)
+    for b in range(2, m.n):
+        for centered in (False, True):
+            r = _split_cost(offs, b, m.n, centered)
+            if r < best[0]:
+                best = (r, b, centered)
+    return best[1], best[2]
+
+
+def uniform_poly(m: LinearMap) -> dict[int, int] | None:
+    """``{offset: c}`` when every diagonal is one integer ``c`` repeated, else None."""
+    out: dict[int, int] = {}
+    for d, vec in m.diags.items():
+        if vec.dtype.kind == "f" or not np.all(vec == vec[0]):
+            return None
+        out[d] = int(vec[0])
+    return out
+
+
+def candidate_plans(m: LinearMap) -> list[Plan]:
+    plans = [plan_direct(m)]
+    if m.diags:
+        b, centered = best_split(m)
+        if b:
+            plans.append(plan_bsgs(m, b, centered))
+    return plans
+
+
+def best_plan(m: LinearMap, cost: Cost = Cost(), key: Callable[[Plan], float] | None = None) -> Plan:
+    """The cheapest of ``candidate_plans`` by ``cost`` (or by ``key``)."""
+    score = key or (lambda p: p.cost(cost))
+    return min(candidate_plans(m), key=score)
+
+
+@cache
+def plan_for(handle: str) -> Plan:
+    """``best_plan`` of a registered map, memoized by handle (rules call this)."""
+    return best_plan(lookup(handle))
