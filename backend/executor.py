@@ -29,7 +29,7 @@ from typing import Any
 
 from eqsat.backend.errors import BackendError
 from eqsat.backend.lowering import Enc, Lowering
-from eqsat.backend.noise import BGVNoise, CKKSNoise
+from eqsat.backend.noise_average import P_FAIL, evaluators
 from eqsat.backend.params import HE_STANDARD, Params, make_params
 
 from eqsat.interp import evaluate, results_equal
@@ -47,10 +47,16 @@ def _max_slots(prog: Program) -> int:
     return max((prog.nodes[i].type.slots for i in prog.live()), default=1)
 
 
-def _fits(prog: Program, params: Params, input_bound: float) -> bool:
+def _model(params: Params, input_bound: float, noise_model: str) -> Any:
+    """The abstract evaluator of ``noise_model`` (worst | average) for ``params``."""
+    bgv, ckks = evaluators(noise_model)
+    return bgv(params) if params.scheme == "bgv" else ckks(params, input_bound)
+
+
+def _fits(prog: Program, params: Params, input_bound: float, noise_model: str = "worst") -> bool:
     """True when the model says every decryption succeeds (and CKKS keeps precision)."""
     try:
-        ev: Any = BGVNoise(params) if params.scheme == "bgv" else CKKSNoise(params, input_bound)
+        ev: Any = _model(params, input_bound, noise_model)
         env = Lowering(prog, ev, params.scheme).run(None)
         for r in prog.results:
             if isinstance(env[r], Enc):
@@ -76,6 +82,7 @@ def choose_params(
     insecure: bool = False,
     input_bound: float = 1.0,
     ring_dims: Sequence[int] | None = None,
+    noise_model: str = "worst",
 ) -> Params:
     """Smallest N (then fewest primes) that is 128-bit secure and that the model accepts.
 
@@ -97,7 +104,7 @@ def choose_params(
                 break  # too many primes for security at this N, or not enough primes
             if n not in HE_STANDARD and not insecure:
                 break
-            if _fits(prog, params, input_bound):
+            if _fits(prog, params, input_bound, noise_model):
                 return params
     raise BackendError(
         f"no {'' if insecure else '128-bit secure '}parameters fit this program "
@@ -124,10 +131,25 @@ def run_program(
     params: Params | None = None,
     insecure: bool = False,
     seed: int | None = None,
+    layouts: Mapping[str, Any] | None = None,
+    noise_model: str = "average",
 ) -> dict[str, Any]:
-    """Encrypt the inputs, run ``prog`` homomorphically, decrypt, compare, report."""
+    """Encrypt the inputs, run ``prog`` homomorphically, decrypt, compare, report.
+
+    ``layouts`` (an optimize report's ``layouts`` section): ``inputs`` are by the original
+    argument names and shapes; they are packed into ``prog``'s ciphertexts by those layouts,
+    and ``outputs``/``reference`` are unpacked back (``packed_outputs`` keeps the raw ones).
+    ``noise_model`` (worst | average) chooses the parameters and the prediction reported
+    as ``predicted_bits`` (and, for CKKS, the match tolerance); the measured noise is
+    compared with both models on every run (``noise.models``).
+    """
+    if layouts is not None:
+        return _run_packed(prog, inputs, scheme, layouts, params=params, insecure=insecure, seed=seed,
+                           noise_model=noise_model)
     if scheme not in ("bgv", "ckks"):
         raise BackendError(f"unknown scheme '{scheme}' (expected bgv or ckks)")
+    if noise_model not in NOISE_MODELS:
+        raise BackendError(f"unknown noise model '{noise_model}' (expected worst or average)")
     from eqsat.interp import InputError
 
     missing = [n for n, _ in prog.args if n not in inputs]
@@ -138,7 +160,7 @@ def run_program(
     except InputError as exc:
         raise BackendError(str(exc)) from None
     if params is None:
-        params = choose_params(prog, scheme, insecure=insecure, input_bound=bound)
+        params = choose_params(prog, scheme, insecure=insecure, input_bound=bound, noise_model=noise_model)
     if params.scheme != scheme:
         raise BackendError(f"parameters are for {params.scheme}, not {scheme}")
     params.check_security()
@@ -150,41 +172,37 @@ def run_program(
         from eqsat.backend.bgv import BGV
 
         ev: Any = BGV(params, seed)
-        model: Any = BGVNoise(params)
     else:
         from eqsat.backend.ckks import CKKS
 
         ev = CKKS(params, seed)
-        model = CKKSNoise(params, bound)
     low = Lowering(prog, ev, scheme)
     env = low.run(inputs)
-    mod_env = Lowering(prog, model, scheme).run(None)
 
     outputs: list[Any] = []
     infos: list[dict[str, float] | None] = []
-    model_cts: list[Any] = []
     for r in prog.results:
         v = env[r]
         if isinstance(v, Enc):
             val, info = low._decrypt(v)
             outputs.append(val)
             infos.append(info)
-            model_cts.append(model.worst(mod_env[r].cts))
         else:  # a plaintext result; if it came out of a decode, report that decryption
             outputs.append(v)
             infos.append(low.decrypt_info.get(r))
-            arg = prog.nodes[r].args[0] if prog.nodes[r].op == "decode" else None
-            m = mod_env.get(arg) if arg is not None else None
-            model_cts.append(model.worst(m.cts) if isinstance(m, Enc) and r in low.decrypt_info else None)
     elapsed = time.perf_counter() - start
+    model_cts = {name: _model_outputs(prog, params, bound, name, low) for name in NOISE_MODELS}
 
     if scheme == "bgv":
         reference = evaluate(prog, inputs, modulus=params.t)
         match = results_equal(outputs, reference, modulus=params.t)
-        noise = _bgv_noise(infos, model_cts)
+        noise = _bgv_noise(infos, model_cts[noise_model])
     else:
         reference = evaluate(prog, inputs)
-        noise, match = _ckks_noise(outputs, reference, model_cts)
+        noise, match = _ckks_noise(outputs, reference, model_cts[noise_model])
+    noise["model"] = noise_model
+    noise["p_fail"] = P_FAIL if noise_model == "average" else None
+    noise["models"] = _compare_models(noise["measured_bits_per_output"], model_cts, scheme)
     noise["ops_executed"] = dict(sorted(low.counts.items()))
     noise["bootstraps_simulated"] = low.counts.get("bootstraps_simulated", 0)
     noise["relinearize"] = "explicit" if low.explicit_relin else "auto"
@@ -197,6 +215,58 @@ def run_program(
         "params": params.report(),
         "time_s": elapsed,
     }
+
+
+NOISE_MODELS = ("worst", "average")
+
+
+def _model_outputs(prog: Program, params: Params, bound: float, name: str, low: Lowering) -> list[Any]:
+    """The model's abstract ciphertext (noisiest chunk) at every result, None for clear ones."""
+    model = _model(params, bound, name)
+    mod_env = Lowering(prog, model, params.scheme).run(None)
+    out: list[Any] = []
+    for r in prog.results:
+        m = mod_env.get(r)
+        if not isinstance(m, Enc):
+            arg = prog.nodes[r].args[0] if prog.nodes[r].op == "decode" else None
+            m = mod_env.get(arg) if arg is not None and r in low.decrypt_info else None
+        ct = model.worst(m.cts) if isinstance(m, Enc) else None
+        if ct is not None and hasattr(model, "error_over"):  # CKKS average: union over the output's slots
+            ct.err = model.error_over(ct, prog.nodes[r].type.slots)
+        out.append(ct)
+    return out
+
+
+def _bits_of(ct: Any, scheme: str) -> float | None:
+    if ct is None:
+        return None
+    return round(ct.bits if scheme == "bgv" else math.log2(ct.err), 3)
+
+
+def _compare_models(
+    measured: list[float | None], model_cts: Mapping[str, list[Any]], scheme: str
+) -> dict[str, dict[str, Any]]:
+    """Per model: its prediction per output, predicted - measured per output (bits), the
+    median gap and whether the prediction held (never below measured) on every output."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, cts in model_cts.items():
+        pred = [_bits_of(c, scheme) for c in cts]
+        gaps = [round(p - m, 3) for m, p in zip(measured, pred, strict=True) if m is not None and p is not None]
+        out[name] = {
+            "predicted_bits_per_output": pred,
+            "gap_bits_per_output": gaps,
+            "median_gap_bits": _median(gaps),
+            "holds": all(g >= 0 for g in gaps),
+        }
+    return out
+
+
+def _median(xs: Sequence[float]) -> float | None:
+    if not xs:
+        return None
+    ys = sorted(xs)
+    k = len(ys) // 2
+    return ys[k] if len(ys) % 2 else 0.5 * (ys[k - 1] + ys[k])
 
 
 def _bgv_noise(infos: list[dict[str, float] | None], model_cts: list[Any]) -> dict[str, Any]:
@@ -245,3 +315,22 @@ def _ckks_noise(
         "predicted = log2 of the model's error bound (the match tolerance)",
     }
     return noise, match
+
+
+def _run_packed(
+    prog: Program, inputs: Mapping[str, object], scheme: str, layouts: Mapping[str, Any], **kw: Any
+) -> dict[str, Any]:
+    """``run_program`` with the client's packing and unpacking by ``layouts``."""
+    from eqsat.layouts import Layout, LayoutError, pack_inputs, unpack_results
+
+    try:
+        args = {n: Layout.from_json(d) for n, d in layouts["arguments"].items()}
+        res = [Layout.from_json(d) for d in layouts["results"]]
+        packed = pack_inputs(inputs, args)
+    except (LayoutError, KeyError, TypeError) as exc:
+        raise BackendError(f"bad layouts: {exc}") from None
+    out = run_program(prog, packed, scheme, **kw)
+    out["packed_outputs"] = out["outputs"]
+    out["outputs"] = unpack_results(out["outputs"], res)
+    out["reference"] = unpack_results(out["reference"], res)
+    return out

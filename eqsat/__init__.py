@@ -16,8 +16,16 @@ from eqsat.frontend.trace import program, rotate, secret_scalar, secret_vector, 
 from eqsat.ir import Program
 
 
-def optimize(prog: Program, scheme: str = "bgv", **kwargs: Any) -> Any:
-    """Optimize ``prog`` (see ``eqsat.pipeline.optimize`` for the keyword arguments)."""
+def optimize(prog: Program, scheme: str = "bgv", layouts: str | None = None, **kwargs: Any) -> Any:
+    """Optimize ``prog`` (see ``eqsat.pipeline.optimize`` for the keyword arguments).
+
+    ``layouts="auto"`` lets the optimizer choose how the client packs the arguments (and
+    reads the results), ``"fixed"`` keeps row-major; either adds ``report["layouts"]``
+    (``eqsat.layout_search``). Run the result with ``eqsat.run(..., layouts=report["layouts"])``."""
+    if layouts is not None:
+        from eqsat.layout_search import optimize_layouts
+
+        return optimize_layouts(prog, scheme, layouts, **kwargs)
     from eqsat.pipeline import optimize as _optimize
 
     return _optimize(prog, scheme, **kwargs)
@@ -36,7 +44,8 @@ def print_mlir(prog: Program | list[Program]) -> str:
 
 
 def run(prog: Program, inputs: dict[str, object], scheme: str = "bgv", **kwargs: Any) -> dict[str, object]:
-    """Run ``prog`` encrypted; returns the ``eqsat run --json`` report."""
+    """Run ``prog`` encrypted; returns the ``eqsat run --json`` report (``layouts=``: the
+    optimize report's ``layouts``; inputs and outputs are then unpacked tensors)."""
     from eqsat.backend.executor import run_program
 
     return run_program(prog, inputs, scheme, **kwargs)

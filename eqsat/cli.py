@@ -65,18 +65,18 @@ def _optimize(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from eqsat.pipeline import optimize
 
     prog = _read_program(args.input, args.func)
-    return optimize(
-        prog,
-        scheme=args.scheme,
-        costs=_costs(args),
-        rules=args.rules,
-        limits=_limits(args),
-        extraction=args.extraction,
-    )
+    kwargs = {"costs": _costs(args), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction}
+    if args.layouts:
+        from eqsat.layout_search import optimize_layouts
+
+        return optimize_layouts(prog, args.scheme, args.layouts, **kwargs)
+    return optimize(prog, args.scheme, **kwargs)  # type: ignore[arg-type]
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     res = _optimize(args)
+    for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
+        print(f"{args.input}:1:1: warning: {w}", file=sys.stderr)
     text = res.to_mlir()
     if args.output:
         Path(args.output).write_text(text)
@@ -117,6 +117,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     prog = _read_program(args.input, args.func)
+    lays: dict[str, object] | None = prog.meta.get("layouts")  # type: ignore[assignment]
     if args.inputs:
         try:
             inputs = json.loads(Path(args.inputs).read_text())
@@ -130,9 +131,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         from eqsat.interp import random_inputs
 
         inputs = random_inputs(prog, args.seed if args.seed is not None else 0)
+        if lays is not None:
+            from eqsat.layouts import random_tensors
+
+            inputs = random_tensors(prog, lays, args.seed if args.seed is not None else 0)
     from eqsat.backend.executor import run_program
 
-    out = run_program(prog, inputs, args.scheme, insecure=args.insecure)  # BackendError, InputError: UserError
+    # a program printed with layouts: inputs and outputs are the tensors, packed by the client side
+    out = run_program(  # BackendError, InputError: UserError
+        prog, inputs, args.scheme, insecure=args.insecure, layouts=lays, noise_model=args.noise_model
+    )
     if args.json:
         print(json.dumps(out))
     else:
@@ -165,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
             default="auto",
             help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)",
         )
+        p.add_argument("--layouts", choices=("auto", "fixed"),
+                       help="argument/result layouts: auto = chosen by the optimizer, fixed = row-major "
+                            "(either adds the report's layouts section)")
         p.add_argument("--json", action="store_true", help="print the JSON report")
         p.set_defaults(fn=cmd_optimize if name == "optimize" else cmd_explain)
     p = sub.add_parser("run", help="run a program encrypted and compare with the cleartext")
@@ -174,6 +185,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--inputs", help="JSON object: argument name -> number or list")
     g.add_argument("--seed", type=int, help="random inputs from this seed")
     p.add_argument("--insecure", action="store_true", help="allow parameters below 128-bit security (reported)")
+    p.add_argument(
+        "--noise-model",
+        choices=("worst", "average"),
+        default="average",
+        dest="noise_model",
+        help="noise model that chooses the parameters: worst-case bound, or average case with "
+        "failure probability 2^-40 per output (default); the run compares the measurement with both",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_run)
     return ap

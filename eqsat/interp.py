@@ -223,3 +223,86 @@ def results_equal(
             elif u != v:
                 return False
     return True
+
+
+# -- the one integer semantics ------------------------------------------------------
+# Integer programs mean arithmetic modulo the plaintext modulus t of the scheme they run
+# under (BGV's t; 65537 for every ring dimension up to 2^15, see backend.params); a
+# declared width ``iN`` is a promise that every value fits N bits.  Constants are exact
+# integers everywhere (rules fold over Z, which is sound modulo any t); a constant that
+# does not fit its declared width makes the program's meaning depend on whether one
+# wraps at N bits or reduces mod t, so it is refused (``WidthError``), never wrapped.
+PLAINTEXT_MODULUS = 65537
+
+
+class WidthError(UserError):
+    """A constant (as written or folded) that does not fit its declared integer width."""
+
+
+def int_range(elem: str) -> tuple[int, int] | None:
+    """The values an ``iN``/``uN`` element holds, ``[-2^(N-1), 2^(N-1))``: MLIR reads an
+    integer literal as N two's-complement bits (``200 : i8`` is -56), so only these print and
+    read back unchanged; ``None`` for floats, ``index`` and unknown names."""
+    digits = elem[1:]
+    if not elem or elem[0] not in "iu" or not digits.isdigit():
+        return None
+    n = int(digits)
+    return -(1 << (n - 1)), 1 << (n - 1)
+
+
+def fits(value: int, elem: str) -> bool:
+    """Whether the exact integer ``value`` is a literal of element type ``elem``."""
+    r = int_range(elem)
+    return r is None or r[0] <= value < r[1]
+
+
+def constant_values(prog: Program | Any, i: int, cache: dict[int, tuple[int, ...] | None]) -> tuple[int, ...] | None:
+    """Exact slot values of plaintext integer node ``i`` when it is computed from constants
+    only (``None`` otherwise).  ``prog`` is a ``Program`` or a ``Builder`` (anything with
+    ``nodes``); ``cache`` memoises across calls."""
+    if i in cache:
+        return cache[i]
+    n = prog.nodes[i]
+    out: tuple[int, ...] | None = None
+    if not n.type.secret and not n.type.is_float:
+        slots = n.type.slots
+        if n.op == "const":
+            c = n.attrs[0]
+            vals = c if isinstance(c, tuple) else (c,) * slots
+            out = tuple(int(v) for v in vals) if all(isinstance(v, int) for v in vals) else None  # type: ignore[arg-type]
+        elif n.op == "empty":
+            out = (0,) * slots
+        elif n.op in ("add", "sub", "mul", "neg", "splat", "extract", "rotate"):
+            got = [constant_values(prog, a, cache) for a in n.args]
+            args: list[tuple[int, ...]] = [a for a in got if a is not None]
+            if len(args) == len(got):
+                vs = [a if len(a) == slots else a * slots for a in args]
+                attr = int(str(n.attrs[0])) if n.attrs and n.op in ("extract", "rotate") else 0
+                if n.op == "neg":
+                    out = tuple(-x for x in vs[0])
+                elif n.op == "splat":
+                    out = (args[0][0],) * slots
+                elif n.op == "extract":
+                    out = (args[0][attr],)
+                elif n.op == "rotate":
+                    k = attr % slots
+                    out = tuple(vs[0][k:] + vs[0][:k])
+                else:
+                    out = tuple(_bin(n.op, x, y) for x, y in zip(vs[0], vs[1], strict=True))
+    cache[i] = out
+    return out
+
+
+def width_violations(prog: Program) -> list[tuple[int, int]]:
+    """``(node, value)`` for every live plaintext integer node computed from constants whose
+    exact value does not fit its declared width."""
+    cache: dict[int, tuple[int, ...] | None] = {}
+    bad: list[tuple[int, int]] = []
+    for i in prog.live():
+        vals = constant_values(prog, i, cache)
+        if vals:
+            elem = prog.nodes[i].type.elem
+            wrong = [v for v in vals if not fits(v, elem)]
+            if wrong:
+                bad.append((i, wrong[0]))
+    return bad

@@ -20,7 +20,7 @@ from eqsat.egraph.session import Limits, RunReport, Session
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError
 from eqsat.extract.dag import greedy_dag, refine, to_program
-from eqsat.interp import evaluate, random_inputs, results_equal
+from eqsat.interp import PLAINTEXT_MODULUS, WidthError, evaluate, random_inputs, results_equal, width_violations
 from eqsat.ir import Program, multiplicative_depth, op_counts
 from eqsat.models import noisy as noise
 from eqsat.models.cost import CostTable, table
@@ -79,10 +79,25 @@ def _has_mgmt(prog: Program) -> bool:
     return any(prog.nodes[i].op in MGMT_OPS for i in prog.live())
 
 
+def _check_widths(prog: Program) -> None:
+    """Refuse a program holding a constant that does not fit its declared width (it could
+    not be printed without changing its meaning; see ``eqsat.interp``)."""
+    bad = width_violations(prog)
+    if bad:
+        i, v = bad[0]
+        elem = prog.nodes[i].type.elem
+        raise WidthError(
+            f"the optimized program needs the constant {v}, which does not fit {elem}: the program's "
+            f"values exceed its declared width, so wrapping at {elem[1:]} bits and arithmetic mod t "
+            "disagree (widen the type)")
+
+
 def _check_equivalent(a: Program, b: Program, trials: int = 3) -> None:
+    """The guard on every result: ``b`` equals ``a`` on random inputs under the one
+    semantics (integers mod ``PLAINTEXT_MODULUS``, floats within a tolerance)."""
     for seed in range(trials):
         inputs = random_inputs(a, seed, bound=50)
-        modulus = None if any(t.is_float for _, t in a.args) else 65537
+        modulus = None if any(t.is_float for _, t in a.args) else PLAINTEXT_MODULUS
         ra = evaluate(a, inputs, modulus)
         rb = evaluate(b, inputs, modulus)
         if not results_equal(ra, rb, modulus):
@@ -194,6 +209,21 @@ def optimize(
             before_prog = prog
     before = summarize(before_prog, cost_table, scheme, managed=before_managed)
     after = summarize(after_prog, cost_table, scheme, managed=scheme != "noisy")
+    warnings: list[str] = []
+    if width_violations(after_prog) and not width_violations(source):
+        # the e-graph folded a constant past the declared width: keep the source's form
+        i, v = width_violations(after_prog)[0]
+        warnings.append(f"kept the source form: optimizing would need the constant {v}, which does not fit "
+                        f"{after_prog.nodes[i].type.elem} (the declared width is a promise that values fit)")
+        try:
+            if scheme == "noisy":
+                after_prog, _ = solve_placement(source, time_limit=ilp_time_limit)
+            else:
+                after_prog = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap)
+        except (noise.NoiseError, mgmt.PlacementError) as e:
+            raise InfeasibleError(str(e)) from None
+        after = summarize(after_prog, cost_table, scheme, managed=scheme != "noisy")
+    _check_widths(after_prog)
     _check_equivalent(prog, after_prog)
     if not after["noise"]["legal"]:  # type: ignore[index]
         raise OptimizeError(f"extracted program fails the noise check: {after['noise']}")
@@ -207,6 +237,8 @@ def optimize(
     }
     if floors:
         report["analysis"] = floors
+    if warnings:
+        report["warnings"] = warnings
     if info:
         report["ilp"] = {k: v for k, v in info.items() if isinstance(v, str | int | float | bool)}
     return OptimizeResult(prog, after_prog, report, run, dict(run.rule_matches))

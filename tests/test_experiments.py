@@ -23,3 +23,11 @@ def test_scaling_tiny(tmp_path: Path) -> None:
     with open(tmp_path / "scaling.csv") as f:
         assert len(list(csv.DictReader(f))) == 3
     assert (tmp_path / "scaling.png").stat().st_size > 0
+
+
+def test_layouts_tiny(tmp_path: Path) -> None:
+    rows = load("layouts").main(["--only", "conv_4x2", "--out", str(tmp_path)])
+    assert rows[0]["rotate"] == 1 and rows[0]["mul"] == 1 and rows[0]["match"]
+    with open(tmp_path / "layouts.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "layouts.png").stat().st_size > 0

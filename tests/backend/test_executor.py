@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from eqsat.backend import BackendError, choose_params, run_program
 from eqsat.backend.noise import predict_bgv, predict_ckks
+from eqsat.backend.noise_average import predict_bgv_average
 from eqsat.backend.params import make_params
 
 from eqsat.interp import random_inputs
@@ -95,10 +96,14 @@ def test_programs_match_encrypted(name: str, scheme: str) -> None:
 def test_noise_reported_and_model_consistent() -> None:
     prog = all_ops()
     params = choose_params(prog, "bgv", insecure=True)
-    res = run_program(prog, random_inputs(prog, 3), "bgv", params=params, insecure=True, seed=3)
+    res = run_program(prog, random_inputs(prog, 3), "bgv", params=params, insecure=True, seed=3, noise_model="worst")
     check(res)
     pred = predict_bgv(prog, params)
+    assert res["noise"]["model"] == "worst"
     assert res["noise"]["predicted_bits_per_output"][0] == round(pred[prog.results[0]], 3)
+    avg = predict_bgv_average(prog, params)
+    assert res["noise"]["models"]["average"]["predicted_bits_per_output"][0] == round(avg[prog.results[0]], 3)
+    assert res["noise"]["models"]["worst"]["predicted_bits_per_output"][0] == round(pred[prog.results[0]], 3)
     assert res["noise"]["budget_bits"] > 0
     assert res["noise"]["ops_executed"]["rotate"] > 0
     assert res["params"]["t"] == params.t

@@ -44,6 +44,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 
 from eqsat.frontend.mlir.dialects import mgmt, noisy, secret, tensor_ext
+from eqsat.interp import WidthError
 from eqsat.ir import IRError, Node, Program, Type
 
 _FLOATS: dict[str, Attribute] = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type()}
@@ -91,11 +92,12 @@ def plain_type(ty: Type) -> Attribute:
 
 
 def _int_value(v: int, width: int) -> int:
-    """``v`` as an MLIR ``iN`` literal: unchanged when it fits, else wrapped to N bits."""
-    if -(1 << (width - 1)) <= v < (1 << width):
+    """``v`` as an MLIR ``iN`` literal, unchanged; a value that does not fit N bits raises
+    ``WidthError`` (wrapping it would change the program's meaning mod t, see ``eqsat.interp``)."""
+    if -(1 << (width - 1)) <= v < (1 << (width - 1)):
         return v
-    v %= 1 << width
-    return v - (1 << width) if v >= 1 << (width - 1) else v
+    raise WidthError(f"constant {v} does not fit i{width}: the program's values exceed its declared width "
+                     "(widen the type)")
 
 
 class _FunctionBuilder:
@@ -158,7 +160,7 @@ class _FunctionBuilder:
         results = self.emit_body()
         outer.add_ops([*self.index_ops(), *self.ops, func.ReturnOp(*results)])
         res_types = [self.boundary_type(prog.nodes[r].type) for r in prog.results]
-        return func.FuncOp(prog.name, (arg_types, res_types), Region(outer))
+        return self.with_layouts(func.FuncOp(prog.name, (arg_types, res_types), Region(outer)))
 
     def build_secret(self, outer: Block, input_ids: dict[str, int]) -> func.FuncOp:
         prog = self.prog
@@ -173,7 +175,16 @@ class _FunctionBuilder:
         generic = secret.GenericOp(list(outer.args), res_types, Region(inner))
         outer.add_ops([*self.index_ops(), generic, func.ReturnOp(*generic.results)])
         arg_types = [a.type for a in outer.args]
-        return func.FuncOp(prog.name, (arg_types, res_types), Region(outer))
+        return self.with_layouts(func.FuncOp(prog.name, (arg_types, res_types), Region(outer)))
+
+    def with_layouts(self, fn: func.FuncOp) -> func.FuncOp:
+        """Argument and result layouts (``meta["layouts"]``) as attributes (``layout_attrs``)."""
+        lays = self.prog.meta.get("layouts")
+        if isinstance(lays, dict):
+            from eqsat.frontend.mlir.layout_attrs import attach
+
+            attach(fn, [n for n, _ in self.prog.args], lays)
+        return fn
 
     def index_ops(self) -> list[Operation]:
         ops: list[Operation] = []

@@ -42,6 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from eqsat.frontend.mlir.dialects import mgmt, noisy, secret, tensor_ext
 from eqsat.frontend.mlir.errors import MLIRError
 from eqsat.frontend.mlir.parse import ParsedModule
+from eqsat.interp import constant_values, fits
 from eqsat.ir import Builder, IRError, Program, Type
 
 MAX_UNROLLED_OPS = 2_000_000
@@ -154,6 +155,7 @@ class _FunctionLowering:
         self.b = Builder(fn.sym_name.data, style=self.style)
         self.env: dict[SSAValue, Value] = {}
         self.steps = 0
+        self.const_cache: dict[int, tuple[int, ...] | None] = {}
 
     def fail(self, op: Operation, message: str) -> MLIRError:
         return self.parsed.error(op, message)
@@ -187,6 +189,11 @@ class _FunctionLowering:
         assert ret is not None
         node_results = [self.node(v, ret, "a returned value") for v in results]
         self.b.meta["source"] = self.parsed.path
+        from eqsat.frontend.mlir.layout_attrs import read_layouts
+
+        lays = read_layouts(self.fn, [n for n, _ in self.b.args])
+        if lays is not None:
+            self.b.meta["layouts"] = lays
         return self.b.finish(node_results)
 
     def arg_is_secret(self, ty: Attribute) -> bool:
@@ -289,9 +296,23 @@ class _FunctionLowering:
             raise self.fail(op, f"'{op.name}' is only supported on index values")
         a, b = self.node(lhs, op), self.node(rhs, op)
         if kind == "sub" and self.is_zero(a) and not isinstance(op, noisy.SubOp):
-            self.bind(op, [self.b.neg(b)])
+            self.bind(op, [self.check_width(op, self.b.neg(b))])
             return
-        self.bind(op, [self.b.binary(kind, a, b)])
+        self.bind(op, [self.check_width(op, self.b.binary(kind, a, b))])
+
+    def check_width(self, op: Operation, i: int) -> int:
+        """``i``, after checking that a value folded from constants fits its declared width
+        (the width is a promise; wrapping or not would change the meaning, see
+        ``eqsat.interp``)."""
+        vals = constant_values(self.b, i, self.const_cache)
+        if vals:
+            elem = self.b.nodes[i].type.elem
+            bad = [v for v in vals if not fits(v, elem)]
+            if bad:
+                raise self.fail(
+                    op, f"constant arithmetic gives {bad[0]}, which does not fit {elem}: the result would "
+                    f"depend on wrapping at {elem[1:]} bits versus arithmetic mod t (widen the type)")
+        return i
 
     def is_zero(self, i: int) -> bool:
         n = self.b.nodes[i]

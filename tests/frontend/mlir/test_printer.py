@@ -133,11 +133,18 @@ def test_names_are_sanitised_and_unique() -> None:
     assert "%c5_1 = arith.constant 5 : index" in text
 
 
-def test_wide_constants_wrap_to_the_bit_width() -> None:
+def test_wide_constants_are_refused_not_wrapped() -> None:
+    # integers mean arithmetic mod t; wrapping 300 to 44 in i8 would change the program
+    from eqsat.interp import WidthError
+
     b = Builder("wide")
     x = b.arg("x", Type((), "i8", True))
-    text = print_mlir(b.finish([b.add(x, b.const(300, Type((), "i8", False)))]))
-    assert "arith.constant 44 : i8" in text  # 300 mod 256
+    with pytest.raises(WidthError, match="300 does not fit i8"):
+        print_mlir(b.finish([b.add(x, b.const(300, Type((), "i8", False)))]))
+    with pytest.raises(WidthError, match="200 does not fit i8"):  # MLIR would read it back as -56
+        print_mlir(b.finish([b.add(x, b.const(200, Type((), "i8", False)))]))
+    ok = print_mlir(b.finish([b.add(x, b.const(-128, Type((), "i8", False)))]))
+    assert "arith.constant -128 : i8" in ok
 
 
 def test_list_of_programs_and_single_program() -> None:
