@@ -31,3 +31,12 @@ def test_layouts_tiny(tmp_path: Path) -> None:
     with open(tmp_path / "layouts.csv") as f:
         assert len(list(csv.DictReader(f))) == 1
     assert (tmp_path / "layouts.png").stat().st_size > 0
+
+
+def test_kernel_suite_tiny(tmp_path: Path) -> None:
+    rows = load("kernel_suite").main(["--tiny", "--style", "unrolled", "--seeds", "1", "--out", str(tmp_path)])
+    assert [r["kernel"] for r in rows] == ["chehab_lin_reg_8", "heco_hamming_distance_4"]
+    assert all(r["status"] == "ok" and r["equivalent"] is True for r in rows)
+    with open(tmp_path / "kernel_suite.csv") as f:
+        assert len(list(csv.DictReader(f))) == 2
+    assert (tmp_path / "kernel_suite.png").stat().st_size > 0

@@ -1,0 +1,42 @@
+func.func @heco_dot_product_8(%x: tensor<8xi16>, %y: tensor<8xi16>) -> i16 {
+  %c1 = arith.constant 0 : index
+  %x2 = tensor.extract %x[%c1] : tensor<8xi16>
+  %y3 = tensor.extract %y[%c1] : tensor<8xi16>
+  %t4 = arith.muli %x2, %y3 : i16
+  %c5 = arith.constant 1 : index
+  %x6 = tensor.extract %x[%c5] : tensor<8xi16>
+  %y7 = tensor.extract %y[%c5] : tensor<8xi16>
+  %t8 = arith.muli %x6, %y7 : i16
+  %t9 = arith.addi %t4, %t8 : i16
+  %c10 = arith.constant 2 : index
+  %x11 = tensor.extract %x[%c10] : tensor<8xi16>
+  %y12 = tensor.extract %y[%c10] : tensor<8xi16>
+  %t13 = arith.muli %x11, %y12 : i16
+  %t14 = arith.addi %t9, %t13 : i16
+  %c15 = arith.constant 3 : index
+  %x16 = tensor.extract %x[%c15] : tensor<8xi16>
+  %y17 = tensor.extract %y[%c15] : tensor<8xi16>
+  %t18 = arith.muli %x16, %y17 : i16
+  %t19 = arith.addi %t14, %t18 : i16
+  %c20 = arith.constant 4 : index
+  %x21 = tensor.extract %x[%c20] : tensor<8xi16>
+  %y22 = tensor.extract %y[%c20] : tensor<8xi16>
+  %t23 = arith.muli %x21, %y22 : i16
+  %t24 = arith.addi %t19, %t23 : i16
+  %c25 = arith.constant 5 : index
+  %x26 = tensor.extract %x[%c25] : tensor<8xi16>
+  %y27 = tensor.extract %y[%c25] : tensor<8xi16>
+  %t28 = arith.muli %x26, %y27 : i16
+  %t29 = arith.addi %t24, %t28 : i16
+  %c30 = arith.constant 6 : index
+  %x31 = tensor.extract %x[%c30] : tensor<8xi16>
+  %y32 = tensor.extract %y[%c30] : tensor<8xi16>
+  %t33 = arith.muli %x31, %y32 : i16
+  %t34 = arith.addi %t29, %t33 : i16
+  %c35 = arith.constant 7 : index
+  %x36 = tensor.extract %x[%c35] : tensor<8xi16>
+  %y37 = tensor.extract %y[%c35] : tensor<8xi16>
+  %t38 = arith.muli %x36, %y37 : i16
+  %t39 = arith.addi %t34, %t38 : i16
+  return %t39 : i16
+}

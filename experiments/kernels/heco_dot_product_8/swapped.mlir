@@ -1,0 +1,42 @@
+func.func @heco_dot_product_8(%x: tensor<8xi16>, %y: tensor<8xi16>) -> i16 {
+  %c1 = arith.constant 7 : index
+  %y2 = tensor.extract %y[%c1] : tensor<8xi16>
+  %x3 = tensor.extract %x[%c1] : tensor<8xi16>
+  %t4 = arith.muli %y2, %x3 : i16
+  %c5 = arith.constant 6 : index
+  %y6 = tensor.extract %y[%c5] : tensor<8xi16>
+  %x7 = tensor.extract %x[%c5] : tensor<8xi16>
+  %t8 = arith.muli %y6, %x7 : i16
+  %c9 = arith.constant 5 : index
+  %y10 = tensor.extract %y[%c9] : tensor<8xi16>
+  %x11 = tensor.extract %x[%c9] : tensor<8xi16>
+  %t12 = arith.muli %y10, %x11 : i16
+  %c13 = arith.constant 4 : index
+  %y14 = tensor.extract %y[%c13] : tensor<8xi16>
+  %x15 = tensor.extract %x[%c13] : tensor<8xi16>
+  %t16 = arith.muli %y14, %x15 : i16
+  %c17 = arith.constant 3 : index
+  %y18 = tensor.extract %y[%c17] : tensor<8xi16>
+  %x19 = tensor.extract %x[%c17] : tensor<8xi16>
+  %t20 = arith.muli %y18, %x19 : i16
+  %c21 = arith.constant 2 : index
+  %y22 = tensor.extract %y[%c21] : tensor<8xi16>
+  %x23 = tensor.extract %x[%c21] : tensor<8xi16>
+  %t24 = arith.muli %y22, %x23 : i16
+  %c25 = arith.constant 1 : index
+  %y26 = tensor.extract %y[%c25] : tensor<8xi16>
+  %x27 = tensor.extract %x[%c25] : tensor<8xi16>
+  %t28 = arith.muli %y26, %x27 : i16
+  %c29 = arith.constant 0 : index
+  %y30 = tensor.extract %y[%c29] : tensor<8xi16>
+  %x31 = tensor.extract %x[%c29] : tensor<8xi16>
+  %t32 = arith.muli %y30, %x31 : i16
+  %t33 = arith.addi %t28, %t32 : i16
+  %t34 = arith.addi %t24, %t33 : i16
+  %t35 = arith.addi %t20, %t34 : i16
+  %t36 = arith.addi %t16, %t35 : i16
+  %t37 = arith.addi %t12, %t36 : i16
+  %t38 = arith.addi %t8, %t37 : i16
+  %t39 = arith.addi %t4, %t38 : i16
+  return %t39 : i16
+}
