@@ -2,27 +2,31 @@
 
 In: the ``Program`` being loaded (through ``ChainVectorizer``, a base of ``Loader``), after its
 nodes are emitted. Out: for every insertion chain (``insert`` chain or ``from_elements``), a
-vector form unioned with the chain's class (the source stays; extraction chooses by cost).
+vector form unioned with the chain's class, and for several scalar results one vector form
+whose slot ``k`` is result ``k`` (``Ext(V, k)``); the source stays, extraction chooses by cost.
 
 Each written slot ``s`` holds a scalar element. It is read as a polynomial over *atoms* with
 constant coefficients (``_poly``): an atom is a read ``x[j]`` of a tensor with the chain's slot
 count, keyed by ``(x, (j - s) mod n)`` -- the offset relative to the slot, so every slot of a
-stencil reads the same keys -- a scalar that is the same in every slot (a secret scalar
-argument, broadcast), or a nested sum that a product keeps unexpanded. Sums are flattened and
-products are sorted multisets, so any association or operand order gives one polynomial;
-constants (literals, slots of constant tensors) are the coefficients.
+stencil reads the same keys, and a wrapped read (``remui``) is just another offset -- a scalar
+that is the same in every slot (a secret scalar argument, broadcast), or a nested sum that a
+product keeps unexpanded. Sums are flattened and products are sorted multisets, so any
+association or operand order gives one polynomial; constants (literals, slots of constant
+tensors) are the coefficients. Nested sums that differ between slots only by missing terms
+align into one (``_align_nested``).
 
 The chain is then ``sum over monomials m of C_m * vec(m)``, where ``vec(m)`` is the product of
-``Rot(x, offset)`` (a broadcast for a uniform scalar) and ``C_m`` is the per-slot coefficient
-vector: 0 where a slot lacks the monomial (zero padding reads outside the image: the same
-template with that read masked), the slot's constant elsewhere. Monomials are grouped by
-their support (the slots that hold them):
+``Rot(x, offset)`` (a broadcast for a uniform scalar, a nested sum's own form) and ``C_m`` is
+the per-slot coefficient vector: 0 where a slot lacks the monomial (zero padding reads outside
+the image: the same template with that read masked), the slot's constant elsewhere
+(``_slots_form``). Monomials are grouped by their support (the slots that hold them):
 
-* monomials with one coefficient on their support: summed, the linear ones of one input as a
-  ``LinRot`` polynomial (so separable stencils factor), then placed with one ``Gather`` mask
-  (none when the support is every slot);
+* monomials with one coefficient on their support: summed -- the linear ones of one input as
+  a centered ``LinRot`` core (so separable stencils factor; the direct rotations beside it
+  when the core must be rotated back), several inputs under one shared rotation -- then
+  placed with one ``Gather`` mask (none when the support is every slot that matters);
 * monomials whose coefficient varies by slot: ``vec(m) * Dense(C_m)``;
-* the constant term: ``Num`` when uniform over all slots, else ``Dense``.
+* the constant term: ``Num`` when uniform over the slots that matter, else ``Dense``.
 
 A slot whose element is not such a polynomial keeps its ``Place``; unwritten slots of the
 chain's base keep their ``Gather``. The form is emitted only when it has no more monomials than
@@ -32,12 +36,14 @@ of any kernel.
 
 from __future__ import annotations
 
-from eqsat.algebra import rotpoly
+import numpy as np
+
+from eqsat.algebra import linmap, rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
 from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import Summaries
 
-Atom = tuple  # ("r", tensor, offset) | ("u", scalar node) | ("s", nested polynomial key)
+Atom = tuple  # ("r", tensor, offset) | ("u", scalar node) | ("s", nested polynomial key) | ("S", aligned sum)
 Mono = tuple[Atom, ...]  # a sorted multiset of atoms; () is the constant monomial
 Poly = dict[Mono, int | float]
 
@@ -94,10 +100,9 @@ class ChainVectorizer(Summaries):
             if len(polys) < 2:
                 continue
             polys = self._align_nested(polys)
-            parts = self._slots_form(polys, n, set(polys))
-            if parts is None:
+            vec = self._slots_form(polys, n, set(polys))
+            if vec is None:
                 continue
-            vec = self._balanced("Add", parts)
             for k in polys:
                 self.unions.append((self.name[results[k]], self.node("Ext", vec, k)))
             return
@@ -283,6 +288,7 @@ class ChainVectorizer(Summaries):
             base = cur
         polys: dict[int, Poly] = {}
         places: list[int] = []
+        seen: set[Mono] = set()
         for slot, e in sorted(written.items()):
             p = self._poly(e, slot, n, {})
             if p is None:
@@ -291,11 +297,16 @@ class ChainVectorizer(Summaries):
                 places.append(self.node("Place", self.name[e], slot, n))
             else:
                 polys[slot] = p
+                # distinct monomials, products only by degree (``_align_nested`` may merge
+                # them): a lower bound of what ``_slots_form`` counts, so it may stop early
+                seen.update(m if len(m) == 1 and m[0][0] != "s" else (("deg", len(m)),) for m in p)
+                if len(seen) > len(written) + 1:
+                    return None
         polys = self._align_nested(polys)
-        parts = self._slots_form(polys, n, set(range(n)))
-        if parts is None:
+        form = self._slots_form(polys, n, set(range(n)))
+        if form is None:
             return None
-        parts += places
+        parts = [form, *places]
         if base is not None:
             surviving = [j for j in range(n) if j not in written]
             if surviving and not _is_zero(self.prog, base):
@@ -306,11 +317,14 @@ class ChainVectorizer(Summaries):
             return self._num(0, n)
         return self._balanced("Add", parts)
 
-    def _slots_form(self, polys: dict[int, Poly], n: int, care: set[int], nested: bool = False) -> list[int] | None:
-        """The terms of ``sum_m C_m * vec(m)`` that hold polynomial ``polys[s]`` in each slot
-        ``s``; the slots of ``care`` outside ``polys`` hold 0, other slots anything. None when
-        there is nothing to share (more monomials than slots, unless ``nested``: a nested sum
-        is built once whatever it holds) or a read has no term."""
+    def _slots_form(self, polys: dict[int, Poly], n: int, care: set[int], nested: bool = False) -> int | None:
+        """``sum_m C_m * vec(m)``, holding polynomial ``polys[s]`` in each slot ``s``; the slots
+        of ``care`` outside ``polys`` hold 0, other slots anything. None when there is nothing
+        to share (more monomials than slots, unless ``nested``: a nested sum is built once
+        whatever it holds) or a read has no term. The linear monomials of an input whose
+        coefficients vary by slot (a masked or weighted stencil, a matrix) are a linear map in
+        diagonal form; its cheapest plan (``eqsat.algebra.linmap``: baby-step/giant-step, a
+        row pass then a column pass for a zero-padded stencil) is unioned beside the form."""
         monos: dict[Mono, dict[int, int | float]] = {}
         for slot, p in polys.items():
             for m, coef in p.items():
@@ -318,6 +332,18 @@ class ChainVectorizer(Summaries):
         nonconst = [m for m in monos if m]
         if not polys or (len(nonconst) > len(polys) and not nested) or any(self._atom_vec_missing(m) for m in nonconst):
             return None
+        tail = self._const_part(monos.get((), {}), n, care)
+        form = self._balanced("Add", self._grouped(nonconst, monos, n, care) + tail)
+        maps = self._diagonal_maps(nonconst, monos, n)
+        if maps:
+            rest = [m for m in nonconst if not (len(m) == 1 and m[0][0] == "r" and m[0][1] in maps)]
+            planned = [self._plan_terms(x, plan, n) for x, plan in sorted(maps.items())]
+            self.unions.append((form, self._balanced("Add", self._grouped(rest, monos, n, care) + planned + tail)))
+        return form
+
+    def _grouped(self, nonconst: list[Mono], monos: dict[Mono, dict[int, int | float]], n: int,
+                 care: set[int]) -> list[int]:
+        """``C_m * vec(m)`` for the monomials ``nonconst``, grouped by support (one mask each)."""
         parts: list[int] = []
         by_support: dict[tuple[int, ...], list[tuple[Mono, int | float]]] = {}
         for m in sorted(nonconst, key=repr):
@@ -334,15 +360,46 @@ class ChainVectorizer(Summaries):
                 parts.append(group)
             else:
                 parts.append(self.node("Gather", group, 0, set_key(support), n))
-        consts = monos.get((), {})
-        if consts:
-            dense = tuple(consts.get(j, 0) for j in range(n))
-            values = {dense[j] for j in care}
-            if len(values) == 1 and care.issubset(consts):
-                parts.append(self._num(values.pop(), n))
-            else:
-                parts.append(self._dense(dense, n))
         return parts
+
+    def _const_part(self, consts: dict[int, int | float], n: int, care: set[int]) -> list[int]:
+        if not consts:
+            return []
+        dense = tuple(consts.get(j, 0) for j in range(n))
+        values = {dense[j] for j in care}
+        if len(values) == 1 and care.issubset(consts):
+            return [self._num(values.pop(), n)]
+        return [self._dense(dense, n)]
+
+    def _diagonal_maps(self, nonconst: list[Mono], monos: dict[Mono, dict[int, int | float]],
+                       n: int) -> dict[int, linmap.Plan]:
+        """Input -> the plan of its linear map, for inputs whose diagonals are not uniform
+        and whose best plan needs fewer rotations than one per diagonal."""
+        diags: dict[int, dict[int, tuple[int | float, ...]]] = {}
+        for m in nonconst:
+            if len(m) == 1 and m[0][0] == "r":
+                coefs = monos[m]
+                diags.setdefault(m[0][1], {})[m[0][2]] = tuple(coefs.get(j, 0) for j in range(n))
+        out: dict[int, linmap.Plan] = {}
+        for x, ds in diags.items():
+            lm = linmap.from_diagonals({d: np.array(v) for d, v in ds.items()}, n)
+            if len(lm.diags) < 2 or linmap.uniform_poly(lm) is not None:
+                continue  # one diagonal, or a rotation polynomial (LinRot factors it)
+            plan = linmap.best_plan(lm)
+            if plan.rotations < linmap.plan_direct(lm).rotations:
+                out[x] = plan
+        return out
+
+    def _plan_terms(self, x: int, plan: linmap.Plan, n: int) -> int:
+        """A linear-map plan as terms: ``sum_g rot(sum_s P * rot(x, s), g)``."""
+        outer = []
+        for g, terms in plan.giants:
+            inner = []
+            for s, coef in terms:
+                v = self._rot(self.name[x], s % n)
+                inner.append(v if coef is None else self.node("Mul", v, self._dense(tuple(coef.tolist()), n)))
+            outer.append(self._rot(self._balanced("Add", inner), g % n))
+        return self._balanced("Add", outer)
 
     def _atom_vec_missing(self, m: Mono) -> bool:
         for a in m:
@@ -381,15 +438,19 @@ class ChainVectorizer(Summaries):
         return self._balanced("Add", parts)
 
     def _linear_term(self, x: int, poly: dict[int, int], n: int) -> int:
-        """``LinRot(x, poly)`` as its direct sum of scaled rotations (one per term, shared by
-        the whole program), unioned with the centered core rotated (the realization rules --
-        factorizations of stencils and reductions -- fire on canonical keys)."""
-        terms = [self._scaled(self._rot(self.name[x], k % n), c, n) for k, c in poly.items()]
-        direct = self._balanced("Add", terms)
-        if len(poly) > 1:
-            shift, core = rotpoly.centered(poly, n)
-            lin = self._rot(self.node("LinRot", self.name[x], rotpoly.key(core, n), n), shift % n)
-            self.unions.append((direct, lin))
+        """``LinRot(x, poly)`` by its centered core (the realization rules -- factorizations
+        of stencils and reductions -- fire on canonical keys). A core that must be rotated
+        back costs one more rotation, so then the direct sum of scaled rotations (one per
+        term, shared by the whole program) is unioned beside it."""
+        if len(poly) == 1:
+            ((k, c),) = poly.items()
+            return self._scaled(self._rot(self.name[x], k % n), c, n)
+        shift, core = rotpoly.centered(poly, n)
+        lin = self._rot(self.node("LinRot", self.name[x], rotpoly.key(core, n), n), shift % n)
+        if shift % n == 0:
+            return lin
+        direct = self._balanced("Add", [self._scaled(self._rot(self.name[x], k % n), c, n) for k, c in poly.items()])
+        self.unions.append((direct, lin))
         return direct
 
     def _scaled(self, v: int, c: int | float, n: int) -> int:
@@ -411,10 +472,10 @@ class ChainVectorizer(Summaries):
                 factors.append(self._splat(self.name[a[1]], n))
             elif a[0] == "S":  # an aligned nested sum: its own per-slot form (``_align_nested``)
                 variants = self._nested[a[1]]
-                terms = self._slots_form(variants, n, set(variants), nested=True)
-                if terms is None:  # pragma: no cover - _atom_vec_missing ruled it out
+                nested = self._slots_form(variants, n, set(variants), nested=True)
+                if nested is None:  # pragma: no cover - _atom_vec_missing ruled it out
                     raise AssertionError("nested sum without a form")
-                factors.append(self._balanced("Add", terms))
+                factors.append(nested)
             else:
                 inner = [(mm, c) for mm, c in a[1] if mm]
                 const = [c for mm, c in a[1] if not mm]
