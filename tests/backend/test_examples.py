@@ -70,7 +70,8 @@ def test_optimized_example_runs_encrypted(path: Path) -> None:
     from eqsat.pipeline import optimize
 
     for prog in _programs(path):
-        opt = optimize(prog, scheme="bgv", limits=Limits(iterations=8, nodes=20000, time_s=5.0)).program
+        scheme = "noisy" if prog.style == "noisy" else "bgv"  # a noisy-dialect program optimizes as such
+        opt = optimize(prog, scheme=scheme, limits=Limits(iterations=8, nodes=20000, time_s=5.0)).program
         inputs = random_inputs(prog, 8)
         before = run_program(prog, inputs, "bgv", insecure=True, seed=8)
         after = run_program(opt, inputs, "bgv", insecure=True, seed=8)
