@@ -53,12 +53,18 @@ def test_generator_is_deterministic_and_covers_every_style() -> None:
     assert any(c.size & (c.size - 1) for c in cases)  # not only powers of two
 
 
+# Slow set only: random seeds can draw a program on which one saturation iteration does not
+# return (seed 218 at size <= 16: one egglog run past 18 min, 3.8 GB; the time limit is only
+# checked between iterations). The default run keeps the deterministic property test in
+# tests/egraph/test_vectorize.py.
+@pytest.mark.slow
 @FAST
 @given(SEEDS)
 def test_random_slot_uniform_program_stays_equivalent(seed: int) -> None:
     _check_equivalent(seed, FAST_MAX_SIZE)
 
 
+@pytest.mark.slow
 @settings(FAST, phases=[Phase.explicit, Phase.generate])
 @given(SEEDS)
 def test_random_slot_uniform_program_vectorizes(seed: int) -> None:
