@@ -92,7 +92,6 @@ def test_two_layer_network_encrypted(scheme: str) -> None:
     assert np.allclose(np.array(evaluate(prog, inputs)[0], dtype=float), want)
 
 
-@pytest.mark.xfail(strict=True, reason="hand-unrolled matvec -> LinMap needs the vectorizer branch")
 def test_unrolled_matvec_reaches_linalg_counts() -> None:
     n = 4
     w = np.random.default_rng(0).integers(1, 4, size=(n, n))
