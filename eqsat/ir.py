@@ -201,6 +201,15 @@ class Builder:
     frontend can turn the message into a located diagnostic.
     """
 
+    @classmethod
+    def like(cls, prog: Program) -> Builder:
+        """A builder for a rewrite of ``prog``: same name, style, metadata and arguments."""
+        b = cls(prog.name, style=prog.style)
+        b.meta.update(prog.meta)
+        for name, ty in prog.args:
+            b.arg(name, ty)
+        return b
+
     def __init__(self, name: str = "main", style: str = "plain") -> None:
         self.name = name
         self.style = style

@@ -92,10 +92,7 @@ def as_printed(prog: Program) -> Program:
         return prog
     from eqsat.ir import Builder
 
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    for name, ty in prog.args:
-        b.arg(name, ty)
+    b = Builder.like(prog)
     remap: dict[int, int] = {}
     for i in prog.live():
         n = prog.nodes[i]

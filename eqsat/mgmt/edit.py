@@ -44,10 +44,7 @@ def count(prog: Program, op: str) -> int:
 def insert_after(prog: Program, after: set[int], op: str, drop: frozenset[int] = frozenset()) -> Program:
     """``prog`` with the unary ``op`` right after every node in ``after`` (all uses rewired);
     the unary value-identities in ``drop`` (management ops) are removed."""
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    for name, ty in prog.args:
-        b.arg(name, ty)
+    b = Builder.like(prog)
     remap: dict[int, int] = {}
     for i in prog.live():
         n = prog.nodes[i]

@@ -70,10 +70,7 @@ def encode_plain_operands(prog: Program) -> Program:
     noise bounds of the program are those of its printed text read back."""
     from eqsat.ir import Builder
 
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
-    for name, ty in prog.args:
-        b.arg(name, ty)
+    b = Builder.like(prog)
     remap: dict[int, int] = {}
     for i in prog.live():
         n = prog.nodes[i]
