@@ -183,11 +183,8 @@ class Program:
 
     def compact(self) -> Program:
         """A copy without dead nodes, ids renumbered (arguments kept in order)."""
-        b = Builder(self.name, style=self.style)
-        b.meta.update(self.meta)
+        b = Builder.like(self)
         remap: dict[int, int] = {}
-        for name, ty in self.args:
-            b.arg(name, ty)
         for i in self.live():
             n = self.nodes[i]
             remap[i] = b.add_node(n.op, tuple(remap[a] for a in n.args), n.attrs, n.type)

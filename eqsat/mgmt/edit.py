@@ -16,11 +16,8 @@ class PlacementError(InfeasibleError):
 
 def strip_mgmt(prog: Program, keep: frozenset[str] = frozenset()) -> Program:
     """The program without management ops (identities on values), except ``keep``."""
-    b = Builder(prog.name, style=prog.style)
-    b.meta.update(prog.meta)
+    b = Builder.like(prog)
     remap: dict[int, int] = {}
-    for name, ty in prog.args:
-        b.arg(name, ty)
     for i in prog.live():
         n = prog.nodes[i]
         if n.op in MGMT_OPS and n.op not in keep:
