@@ -86,6 +86,7 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
     for ax, label in zip(axes, ("time (s)", "e-graph nodes", "peak RSS (MB)"), strict=True):
         ax.set_xlabel("program ops")
         ax.set_ylabel(label)
+        ax.set_ylim(bottom=0)  # from zero: a 1 MB spread must not look like a doubling
         ax.legend(fontsize=7)
     fig.suptitle("random arithmetic programs through optimize (default limits)")
     fig.tight_layout()
@@ -94,11 +95,12 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, object]]:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="250,500,1000,2000")
-    ap.add_argument("--schedules", default="default,all")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--sizes", default="250,500,1000,2000", help="program sizes (ops), comma-separated")
+    ap.add_argument("--schedules", default="default,all", help="rule schedules to compare, comma-separated")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per run (child process)")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=OUT, help="directory for arith_scale.csv and arith_scale.png")
     ap.add_argument("--one", help="internal: OPS:SCHEDULE, run in this process and print the row as JSON")
     args = ap.parse_args(argv)
     if args.one:

@@ -110,11 +110,12 @@ def bench(n: int, scheme: str, levels: int, reps: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[8192, 16384])
-    ap.add_argument("--bgv-levels", type=int, nargs="+", required=True)
-    ap.add_argument("--ckks-levels", type=int, nargs="+", required=True)
-    ap.add_argument("--reps", type=int, default=15)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[8192, 16384], help="ring dimensions N to time")
+    ap.add_argument("--bgv-levels", type=int, nargs="+", required=True, help="BGV multiplicative depth per size")
+    ap.add_argument("--ckks-levels", type=int, nargs="+", required=True, help="CKKS multiplicative depth per size")
+    ap.add_argument("--reps", type=int, default=15, help="repetitions per operation (the median is reported)")
     args = ap.parse_args(argv)
     import openfhe
 

@@ -108,12 +108,13 @@ def table_from(us: dict[str, float], scheme: str) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--n", type=int, default=8192)
-    ap.add_argument("--reps", type=int, default=9)
-    ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--n", type=int, default=8192, help="ring dimension N of the timed operations")
+    ap.add_argument("--reps", type=int, default=9, help="repetitions per operation (the median is kept)")
+    ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out", help="directory for the measured tables")
     ap.add_argument("--install", action="store_true", help="also overwrite eqsat/models/cost_tables/*.json")
-    ap.add_argument("--csv", type=Path, default=None)
+    ap.add_argument("--csv", type=Path, default=None, help="also write the raw timings to this CSV")
     args = ap.parse_args(argv)
     if args.csv is None:
         args.csv = args.out / "calibrate_costs.csv"

@@ -4,7 +4,9 @@ In: the ``.mlir`` files under ``tests/heir_cases/`` (one function each; the head
 ``// heir-rotations: N`` gives HEIR's rotation count from its CHECK lines, ``-`` where
 its lit test states none).  Out: ``experiments/out/heir_cases.csv`` with one row per
 case: ops before (ciphertext ops of the source), rotations / muls / slot accesses after,
-HEIR's count, optimize time and stop reason.  A case the frontend rejects (outside the
+HEIR's count, optimize time and stop reason; and ``heir_cases.png`` beside the CSV: per case,
+our rotations beside HEIR's (where its lit test states a count), slot accesses left, and
+the optimize time.  A case the frontend rejects (outside the
 supported subset) gets its error message in ``stop_reason``.  Each case runs in a child
 process under a wall-clock limit (``--wall``, default 180 s), because the optimizer checks
 its own time limit only between saturation iterations and one iteration can run for
@@ -84,15 +86,58 @@ def run_isolated(path: Path, limits: Limits, wall: float) -> dict[str, object]:
     return queue.get() if not queue.empty() else {"case": path.stem, "stop_reason": f"exit {proc.exitcode}"}
 
 
+def _num(v: object) -> float | None:
+    try:
+        return float(str(v))
+    except ValueError:
+        return None
+
+
+def plot(rows: list[dict[str, object]], path: Path) -> None:
+    """Per case: our rotations beside HEIR's, slot accesses left, optimize time (log)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    done = [r for r in rows if _num(r.get("rotate_after")) is not None]
+    if not done:
+        return
+    names = [str(r["case"]) for r in done]
+    ys = list(range(len(done)))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, max(3.0, 0.22 * len(done) + 1.6)), sharey=True,
+                                   gridspec_kw={"width_ratios": [2, 1]})
+    ours = [_num(r["rotate_after"]) or 0.0 for r in done]
+    heir = [_num(r.get("heir_rotations")) for r in done]
+    left = [(_num(r.get("extract_after")) or 0.0) + (_num(r.get("insert_after")) or 0.0) for r in done]
+    ax1.barh([y - 0.2 for y in ys], ours, height=0.4, color="tab:green", label="eqsat rotations")
+    ax1.barh([y + 0.2 for y, h in zip(ys, heir, strict=True) if h is not None],
+             [h for h in heir if h is not None], height=0.4, color="tab:grey", label="HEIR rotations (its lit test)")
+    ax1.plot(left, ys, "x", color="tab:red", label="eqsat slot accesses left")
+    ax1.set_yticks(ys, names, fontsize=7)
+    ax1.invert_yaxis()
+    ax1.set_xlabel("count (fewer is better)")
+    ax1.legend(fontsize=7, loc="upper right")
+    ax2.barh(ys, [_num(r.get("time_s")) or 0.0 for r in done], color="tab:blue")
+    ax2.set_xscale("log")
+    ax2.xaxis.set_minor_formatter(plt.NullFormatter())
+    ax2.set_xlabel("optimize time (s)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--only", default="", help="run only cases whose name contains this")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--time-limit", type=float, default=Limits().time_s)
+    ap.add_argument("--out", type=Path, default=OUT, help="the CSV to write (the PNG goes beside it)")
+    ap.add_argument("--time-limit", type=float, default=Limits().time_s, help="the optimizer's time limit per case (s)")
     ap.add_argument("--wall", type=float, default=180.0, help="wall-clock seconds per case (child process)")
     args = ap.parse_args(argv)
     limits = Limits(time_s=args.time_limit)
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
     with args.out.open("w", newline="") as f:
         w = csv.DictWriter(f, FIELDS)
         w.writeheader()
@@ -100,9 +145,11 @@ def main(argv: list[str] | None = None) -> int:
             if args.only not in path.stem:
                 continue
             row = run_isolated(path, limits, args.wall)
+            rows.append(row)
             w.writerow(row)
             f.flush()
             print(", ".join(f"{k}={row.get(k, '')}" for k in FIELDS), flush=True)
+    plot(rows, args.out.with_suffix(".png"))
     return 0
 
 

@@ -86,10 +86,11 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, object]]:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--only", default="", help="kernels whose name contains this")
-    ap.add_argument("--out", default=str(OUT))
-    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--out", default=str(OUT), help="directory for layouts.csv and layouts.png")
+    ap.add_argument("--repeats", type=int, default=1, help="runs per kernel (the median time is kept)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -50,10 +50,10 @@ def bench(n: int, encrypted: bool) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, object]]:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--sizes", default="4,100,256,512,1024")
-    ap.add_argument("--encrypted-max", type=int, default=256)
-    ap.add_argument("--out", default="experiments/out")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="4,100,256,512,1024", help="matrix sizes n of the n x n matvec, comma-separated")
+    ap.add_argument("--encrypted-max", type=int, default=256, help="run encrypted up to this n")
+    ap.add_argument("--out", default="experiments/out", help="directory for linalg_bench.csv and linalg_bench.png")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ import csv
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -63,11 +64,13 @@ def run_one(n_ops: int, seed: int, time_limit: float) -> dict[str, object]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--sizes", default="50,100,200,300,500")
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--time-limit", type=float, default=30.0)
-    parser.add_argument("--out", type=Path, default=Path("experiments/out"))
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--sizes", default="50,100,200,300,500", help="random program sizes (ops), comma-separated")
+    parser.add_argument("--seeds", type=int, default=3, help="random programs per size")
+    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per ILP solve")
+    parser.add_argument("--out", type=Path, default=Path("experiments/out"),
+                        help="directory for noise_placement.csv and noise_placement.png")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
@@ -82,15 +85,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return sum(vals) / len(vals)
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
-    for key, label in (("greedy", "greedy insertion (baseline)"), ("ilp_placement", "placement-only ILP"),
-                       ("joint", "joint extraction ILP")):
-        ax1.plot(sizes, [mean(key, n) for n in sizes], marker="o", label=label)
+    # One colour per method in both panels; saturation (the joint ILP's e-graph) has its own.
+    colour = {"greedy": "tab:blue", "ilp": "tab:orange", "joint": "tab:green", "saturate": "tab:grey"}
+    # Distinct markers (hollow for the joint ILP) so equal curves stay visible on top of each other.
+    marker: dict[str, dict[str, Any]] = {"greedy": dict(marker="o"), "ilp": dict(marker="s", markersize=7),
+                                         "joint": dict(marker="^", markersize=9, markerfacecolor="none"),
+                                         "saturate": dict(marker="x")}
+    for key, method, label in (("greedy", "greedy", "greedy insertion (baseline)"),
+                               ("ilp_placement", "ilp", "placement-only ILP"),
+                               ("joint", "joint", "joint extraction ILP")):
+        ax1.plot(sizes, [mean(key, n) for n in sizes], color=colour[method], label=label, **marker[method])
     ax1.set_xlabel("ops in the random program")
     ax1.set_ylabel("reduce_noise ops (mean over seeds)")
+    ax1.set_ylim(bottom=0)
     ax1.legend()
-    for key, label in (("greedy_s", "greedy"), ("ilp_s", "placement ILP"), ("saturate_s", "saturation"),
-                       ("joint_s", "joint ILP")):
-        ax2.plot(sizes, [mean(key, n) for n in sizes], marker="o", label=label)
+    for key, method, label in (("greedy_s", "greedy", "greedy insertion"), ("ilp_s", "ilp", "placement-only ILP"),
+                               ("saturate_s", "saturate", "saturation (for the joint ILP)"),
+                               ("joint_s", "joint", "joint extraction ILP")):
+        ax2.plot(sizes, [mean(key, n) for n in sizes], color=colour[method], label=label, **marker[method],
+                 ls="--" if method == "saturate" else "-")
     ax2.set_xlabel("ops in the random program")
     ax2.set_ylabel("seconds (mean)")
     ax2.set_yscale("log")

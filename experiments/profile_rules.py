@@ -2,8 +2,9 @@
 
 In: one program -- an MLIR file (``--mlir F``) or a generated kernel (``--kernel
 sum:4096``, ``blur:64``, ``random:2000``) -- and a rule schedule (``--rules``).
-Out: ``profile_rules.csv`` (iteration, nodes, seconds, rule, matches, rule seconds) under
-``--out``, and a printed summary: the iterations and the rules that cost the most.
+Out: ``profile_rules.csv`` (iteration, nodes, seconds, rule, matches, rule seconds) and
+``profile_rules.png`` (e-graph size and seconds per iteration; the rules that cost the most,
+with their match counts) under ``--out``, and a printed summary.
 
 The loop is ``eqsat.egraph.Session.saturate`` one iteration at a time, so sizes and
 times are those of the real driver; the per-rule times come from egglog's run report.
@@ -47,13 +48,15 @@ def kernel(spec: str) -> Program:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, object]]:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mlir", type=Path)
-    ap.add_argument("--kernel", default="sum:256")
-    ap.add_argument("--rules", default="default")
-    ap.add_argument("--iterations", type=int, default=40)
-    ap.add_argument("--nodes", type=int, default=400_000)
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--mlir", type=Path, help="profile this MLIR file (its first function) instead of --kernel")
+    ap.add_argument("--kernel", default="sum:256", help="a generated kernel: sum:N, blur:W or random:N")
+    ap.add_argument("--rules", default="default", help="the rule schedule (as `eqsat optimize --rules`)")
+    ap.add_argument("--iterations", type=int, default=40, help="stop after this many iterations")
+    ap.add_argument("--nodes", type=int, default=400_000, help="stop once the e-graph has more nodes")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out",
+                    help="directory for profile_rules.csv and profile_rules.png")
     args = ap.parse_args(argv)
     prog = parse_mlir(args.mlir.read_text(), str(args.mlir))[0] if args.mlir else kernel(args.kernel)
     t0 = time.perf_counter()
@@ -93,7 +96,40 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         w = csv.DictWriter(fh, fieldnames=["iteration", "nodes", "seconds", "rule", "matches", "rule_seconds"])
         w.writeheader()
         w.writerows(rows)
+    plot(rows, total_rule, args.out / "profile_rules.png", args.mlir.name if args.mlir else args.kernel)
     return rows
+
+
+def plot(rows: list[dict[str, object]], total_rule: Counter[str], path: Path, title: str) -> None:
+    """Left: nodes and seconds per iteration; right: the 12 most expensive rules (matches annotated)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    per_it: dict[int, tuple[int, float]] = {}
+    matches: Counter[str] = Counter()
+    for r in rows:
+        per_it[int(str(r["iteration"]))] = (int(str(r["nodes"])), float(str(r["seconds"])))
+        matches[str(r["rule"])] += int(str(r["matches"]))
+    its = sorted(per_it)
+    fig, (ax1, ax3) = plt.subplots(1, 2, figsize=(13, 4.5))
+    ax1.plot(its, [per_it[i][0] for i in its], "o-", color="tab:blue")
+    ax1.set_xlabel("iteration")
+    ax1.set_ylabel("e-graph nodes after the iteration", color="tab:blue")
+    ax2 = ax1.twinx()
+    ax2.bar(its, [per_it[i][1] for i in its], color="tab:orange", alpha=0.4)
+    ax2.set_ylabel("seconds in the iteration", color="tab:orange")
+    top = total_rule.most_common(12)[::-1]
+    ax3.barh(range(len(top)), [t for _, t in top], color="tab:green")
+    ax3.set_yticks(range(len(top)), [r[:40] for r, _ in top], fontsize=7)
+    for y, (rule, t) in enumerate(top):
+        ax3.annotate(f" {matches[rule]} matches", (t, y), va="center", fontsize=6)
+    ax3.set_xlabel("seconds over all iterations (share of measured wall time)")
+    fig.suptitle(f"saturation profile: {title}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def _combine(rulesets: list[object]) -> object:
