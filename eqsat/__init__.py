@@ -19,6 +19,7 @@ from typing import Any
 
 from eqsat.api import Compiled, compile
 from eqsat.egraph.session import Limits, StopReason
+from eqsat.frontend.heir_types import F16, F32, F64, I1, I8, I16, I32, I64, Secret, Tensor
 from eqsat.frontend.trace import (
     plain_scalar,
     plain_vector,
@@ -83,10 +84,20 @@ def unpack(layouts: dict[str, Any], outputs: list[object]) -> list[object]:
 
 
 __all__ = [
+    "F16",
+    "F32",
+    "F64",
+    "I1",
+    "I8",
+    "I16",
+    "I32",
+    "I64",
     "Compiled",
     "Limits",
     "Program",
+    "Secret",
     "StopReason",
+    "Tensor",
     "compile",
     "optimize",
     "pack",

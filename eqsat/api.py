@@ -2,13 +2,16 @@
 
 In: a Python function whose arguments are typed with ``secret_vector``/``secret_scalar``
 (ciphertexts) or ``plain_vector``/``plain_scalar`` (plaintexts), as annotations or as
-keyword arguments of the decorator.  Out: a ``Compiled`` object:
+keyword arguments of the decorator -- or with heir_py's spelling, ``Secret[I16]``,
+``Secret[Tensor[[8], I16]]`` and unwrapped ``Tensor[[8], I16]`` for plaintexts
+(``eqsat.frontend.heir_types``).  Out: a ``Compiled`` object:
 
 * ``f(*args)`` -- the optimized program evaluated in the clear (the reference);
   ``f.original`` -- the Python function as written; ``f.program`` -- the traced program;
 * ``f.optimize(**options)`` -- runs the optimizer (``eqsat.pipeline.optimize``), keeps the
   result (``f.result``, ``f.report``) and returns ``f``;
-* ``f.encrypt_<arg>(value)`` -> a ciphertext handle (real encryption, BGV or CKKS);
+* ``f.setup()`` generates the key set (optional: first use does it);
+  ``f.encrypt_<arg>(value)`` -> a ciphertext handle (real encryption, BGV or CKKS);
   ``f.eval(*handles_or_plaintexts)`` runs the optimized program homomorphically;
   ``f.decrypt_result(out)`` decrypts; ``f.encrypt_run_decrypt(*args)`` does all three;
 * ``repr(f)`` is one line; ``f.stats()`` a table of op counts, depth and cost before and
@@ -30,6 +33,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from eqsat.frontend.heir_types import as_argspec
 from eqsat.frontend.trace import ArgSpec, trace
 from eqsat.ir import Program
 
@@ -103,6 +107,11 @@ class Compiled:
         return out[0] if len(out) == 1 else tuple(out)
 
     # -- run encrypted -----------------------------------------------------------------
+    def setup(self) -> None:
+        """Optimize (if not yet) and generate the key set now, as heir_py's ``setup()``; the
+        ``encrypt_*`` / ``eval`` calls otherwise do it on first use."""
+        self._context()
+
     def _context(self) -> Any:
         if self._ctx is None:
             from eqsat.backend.session import EncryptedSession
@@ -172,8 +181,13 @@ def compile(scheme: str = "bgv", **types_and_options: Any) -> Callable[[Callable
     options = {k: v for k, v in types_and_options.items() if not isinstance(v, ArgSpec)}
 
     def deco(fn: Callable[..., object]) -> Compiled:
-        ann = inspect.get_annotations(fn, eval_str=True)
-        args = {k: v for k, v in ann.items() if isinstance(v, ArgSpec)} | types
+        try:
+            ann = inspect.get_annotations(fn, eval_str=True)
+        except NameError as exc:  # string annotations name something not in the function's globals
+            raise TypeError(f"cannot read the argument types of {fn.__name__}: {exc} (import the types at module "
+                            "level, or give them to the decorator: compile(x=eqsat.secret_vector(8)))") from exc
+        specs = {k: as_argspec(v) for k, v in ann.items() if k != "return"}
+        args = {k: v for k, v in specs.items() if v is not None} | types
         return Compiled(fn, args, scheme, options)
 
     return deco

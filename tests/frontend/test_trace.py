@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import eqsat
+from eqsat import I16, Secret, Tensor
 
 
 def test_compiled_dot_product_with_plaintext_weights() -> None:
@@ -64,3 +65,36 @@ def test_old_program_api_unchanged() -> None:
 
     res = eqsat.optimize(total)
     assert res.report["after"]["ops"].get("rotate") == 3
+
+
+def test_heir_py_spelling_scalar_quickstart() -> None:
+    """heir_py's README quickstart, typed and called the way heir_py writes it."""
+    @eqsat.compile()  # defaults to scheme="bgv", as heir_py's
+    def func(x: Secret[I16], y: Secret[I16]):  # type: ignore[no-untyped-def, valid-type]
+        sum_ = x + y
+        diff = x - y
+        mul = x * y
+        expression = sum_ * diff + mul
+        deadcode = expression * mul  # noqa: F841 -- dead code, as in heir_py's example
+        return expression
+
+    func.setup()
+    enc_x, enc_y = func.encrypt_x(7), func.encrypt_y(8)
+    result = func.decrypt_result(func.eval(enc_x, enc_y))
+    assert result == func.original(7, 8) == (7 + 8) * (7 - 8) + 7 * 8
+    assert "mul" in func.stats()
+
+
+def test_heir_py_spelling_tensor_with_plaintext_weights() -> None:
+    @eqsat.compile(scheme="bgv")
+    def dot(x: Secret[Tensor[[8], I16]], w: Tensor[[8], I16]):  # type: ignore[no-untyped-def, valid-type]
+        return sum((x * w)[i] for i in range(8))
+
+    assert [t.secret for _, t in dot.program.args] == [True, False]
+    x, w = list(range(1, 9)), [3, 1, 4, 1, 5, 9, 2, 6]
+    assert dot.encrypt_run_decrypt(x, w) == sum(a * b for a, b in zip(x, w, strict=True))
+    assert repr(Secret[Tensor[[8], I16]]) == "Secret[Tensor[[8], I16]]"
+    with pytest.raises(TypeError, match="element type"):
+        Tensor[[8], int]  # type: ignore[misc]
+    with pytest.raises(TypeError, match="Secret"):
+        Secret[8]  # type: ignore[misc]
