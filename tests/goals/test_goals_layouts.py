@@ -43,8 +43,9 @@ def test_chosen_layouts_match_published(kernel: str) -> None:
 
 @pytest.mark.parametrize("kernel", sorted(NOT_MET))
 def test_not_met_yet(kernel: str) -> None:
-    """Hamming: 2 rotations, 1 mul (Coyote: 0 / 2). Max trees: 0 rotations but 2 muls per
-    ``cond`` (the rules do not turn ``c*a + (1-c)*b`` into ``b + c*(a-b)``)."""
+    """Hamming: 2 rotations, 1 mul (Coyote: 0 / 2, a result left in several slots: see the
+    README). Max of 5 and sort trees: 0 rotations and one mul per select (10, 5, 23), above
+    Coyote's muls (9, 4, 10), which it reaches by packing selects with 27 / 5 / 66 rotations."""
     build, rot, mul, _source = NOT_MET[kernel]
     prog = build()
     res = eqsat.optimize(prog, "bgv", layouts="auto")
