@@ -215,3 +215,21 @@ def test_max_5_meets_the_per_count_best_when_rotations_cost_more() -> None:
     ops = res.report["after"]["ops"]
     assert ops.get("rotate", 0) <= 1 and ops.get("mul", 0) <= 9, ops
     _run_checked(prog, res)
+
+
+def test_hamming_with_coyotes_output_contract() -> None:
+    """Coyote's Hamming distance of 4 (1 add, 1 sub, 2 muls, 0 rotations) leaves the sum in
+    several slots: 4 ciphertext ops combine at most 5 of the 8 input elements into a slot.
+    The same contract -- per-element XORs, added by the client after decryption -- costs 0
+    rotations and 1 product here; the single-slot distance costs 2 / 1 (HEIR's count)."""
+
+    @eqsat.program(a=eqsat.secret_vector(4), b=eqsat.secret_vector(4))
+    def xor4(a, b):  # type: ignore[no-untyped-def]
+        return eqsat.vector([a[i] + b[i] - 2 * a[i] * b[i] for i in range(4)])
+
+    res = eqsat.optimize(xor4, "bgv", layouts="auto")
+    ops = res.report["after"]["ops"]
+    assert ops.get("rotate", 0) == 0 and ops.get("mul", 0) == 1, ops
+    out = eqsat.run(res.program, {"a": [1, 0, 1, 1], "b": [1, 1, 0, 1]}, "bgv", insecure=True,
+                    layouts=res.report["layouts"])
+    assert out["match"] and sum(out["outputs"][0]) == 2
