@@ -233,3 +233,17 @@ def test_hamming_with_coyotes_output_contract() -> None:
     out = eqsat.run(res.program, {"a": [1, 0, 1, 1], "b": [1, 1, 0, 1]}, "bgv", insecure=True,
                     layouts=res.report["layouts"])
     assert out["match"] and sum(out["outputs"][0]) == 2
+
+
+def test_coyote_sort_3_as_written_in_the_kernel_suite() -> None:
+    """Coyote's own form (bits and leaves as the vectors ``cs`` and ``os``): 1 rotation and
+    3 ct*ct muls with chosen layouts, against Coyote's 5 / 4; row-major needs 7 / 5."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "experiments/kernels/coyote_sort_3/unrolled.mlir"
+    (prog,) = eqsat.parse_mlir(path.read_text())
+    res = eqsat.optimize(prog, "bgv", layouts="auto")
+    ops = res.report["after"]["ops"]
+    assert ops.get("rotate", 0) <= 1 and ops.get("mul", 0) <= 3, ops
+    assert res.report["layouts"]["arguments"]["os"]["name"] == "select-lanes"
+    _run_checked(prog, res)
