@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from eqsat.ir import Builder, Program, Type
 from eqsat.layouts import Layout, Packed, Pos, arg_names, check_packed
 
-MAX_SELECTS = 1024  # a larger tree (shared subtrees unfolded) gives no candidate
+MAX_SELECTS = 512  # a larger tree (shared subtrees unfolded) gives no candidate
+MAX_LANES = 4096  # a lane assignment wider than this is skipped (deep trees that split often)
 
 LeafKey = tuple[str, int]  # (secret argument, element index)
 Refs = list[tuple[str, int]]  # client ciphertexts (argument, index) summed into one operand
@@ -193,8 +194,8 @@ def lanes(prog: Program, max_levels: int = 8) -> list[Packed]:
 def _build(prog: Program, levels: list[list[list[_Sel]]]) -> Packed | None:
     """The program over packed arguments for one lane assignment (None: a single lane)."""
     W = _pow2(1 + max(s.lane for lev in levels for grp in lev for s in grp))
-    if W == 1:
-        return None  # a chain: nothing side by side
+    if W == 1 or W > MAX_LANES:
+        return None  # a chain: nothing side by side; or too wide
     elem = prog.nodes[prog.results[0]].type.elem
     vty = Type((W,), elem, True)
     shapes = dict(prog.args)

@@ -61,3 +61,33 @@ def test_no_candidate_for_other_shapes() -> None:
         return c * a + (2 - c) * b
 
     assert lanes(not_select) == []
+
+
+def _deep(levels: int, split_every_level: bool) -> Program:
+    """A tree that descends ``levels`` deep: each level's select has the next one as ``a`` and
+    either a leaf or a one-select subtree as ``b``."""
+    names = [f"c{i}" for i in range(levels)] + [f"x{i}" for i in range(levels + 2)]
+
+    def body(**v):  # type: ignore[no-untyped-def]
+        def cond(c, a, b):  # type: ignore[no-untyped-def]
+            return c * a + (1 - c) * b
+
+        node = v[f"x{levels}"]
+        for i in reversed(range(levels)):
+            other = cond(v[f"c{i}"], v[f"x{i}"], v[f"x{i + 1}"]) if split_every_level else v[f"x{i}"]
+            node = cond(v[f"c{i}"], node, other)
+        return node
+
+    import inspect
+
+    body.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in names])
+    return eqsat.trace(body, {n: eqsat.secret_scalar() for n in names}, name="deep")
+
+
+def test_deep_trees_stay_bounded() -> None:
+    """A chain of 600 selects is over the size bound; a tree that splits at each of 30 levels
+    would need 2^29 lanes when rotated everywhere: such assignments are skipped, not built."""
+    assert lanes(_deep(600, False)) == []
+    for cand in lanes(_deep(30, True)):
+        assert all(lay.slots <= 4096 for lay in cand.args.values())
