@@ -63,7 +63,7 @@ def max_tree(n: int) -> Program:
     """CHEHAB's max decision tree (benchmarks/max): the largest of o1..on chosen by secret
     comparison bits c_ij (1 when o_i >= o_j), ``cond(c, a, b) = c*a + (1-c)*b``; the tree
     compares the first two remaining candidates and drops the loser (for n = 5 exactly the
-    tree of CHEHAB's max.cpp). Every input is a scalar ciphertext, as in CHEHAB."""
+    tree of CHEHAB's max.cpp and of Coyote's max_5). Every input is a scalar ciphertext, as in CHEHAB."""
     names = [f"c{i}{j}" for i in range(1, n + 1) for j in range(i + 1, n + 1)] + [f"o{i}" for i in range(1, n + 1)]
 
     def body(**v):  # type: ignore[no-untyped-def]

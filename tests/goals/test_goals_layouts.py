@@ -247,3 +247,34 @@ def test_coyote_sort_3_as_written_in_the_kernel_suite() -> None:
     assert ops.get("rotate", 0) <= 1 and ops.get("mul", 0) <= 3, ops
     assert res.report["layouts"]["arguments"]["os"]["name"] == "select-lanes"
     _run_checked(prog, res)
+
+
+def test_client_from_the_report_alone_for_a_tree() -> None:
+    """The select lanes of the max of 4 (scalar arguments, each in several ciphertexts of
+    several slots), packed by a client that reads only the JSON section."""
+    import json
+
+    from eqsat.backend.executor import run_program
+
+    from eqsat.testing.kernels import max_tree
+
+    prog = max_tree(4)
+    res = eqsat.optimize(prog, "bgv", layouts="auto")
+    layouts = json.loads(json.dumps(res.report["layouts"]))
+    assert {d["name"] for d in layouts["arguments"].values()} == {"select-lanes"}
+    o = {"o1": 5, "o2": 9, "o3": 2, "o4": 7}
+    values = {**o, **{f"c{i}{j}": int(o[f"o{i}"] >= o[f"o{j}"]) for i in range(1, 5) for j in range(i + 1, 5)}}
+    raw: dict[str, object] = {}
+    for name, lay in layouts["arguments"].items():
+        slots, cts = lay["slots"], lay["ciphertexts"]
+        vecs = [[0] * slots for _ in range(cts)]
+        for places in lay["slot_index"]:
+            for flat in places:
+                vecs[flat // slots][flat % slots] = values[name]
+        for arg, vec in zip(lay["ciphertext_args"], vecs, strict=True):
+            raw[arg] = vec
+    out = run_program(res.program, raw, "bgv", insecure=True)
+    (rlay,) = layouts["results"]
+    (val,) = out["outputs"]
+    got = val if not isinstance(val, list) else val[rlay["slot_index"][0][0] % rlay["slots"]]
+    assert got % out["params"]["t"] == 9
