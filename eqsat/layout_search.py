@@ -11,10 +11,10 @@ and a conversion is paid only where the program needs the tensor whole.
 
 ``fixed`` is today's contract (row-major, one ciphertext per tensor): the pipeline's
 result, unchanged, with the identity layouts reported. ``auto`` optimizes the program
-under every candidate -- row-major, and the aligned packings of ``eqsat.layouts_aligned``
--- and keeps the cheapest by the cost table (ties: fewer ciphertexts, then the earlier
-candidate, so row-major wins a tie). ``report["layout_search"]`` lists each candidate's
-cost and time.
+under every candidate -- row-major, the aligned packings of ``eqsat.layouts_aligned`` and
+the select-tree lanes of ``eqsat.layouts_lanes`` -- and keeps the cheapest by the cost
+table (ties: fewer ciphertexts, then the earlier candidate, so row-major wins a tie).
+``report["layout_search"]`` lists each candidate's cost, time, rotations and ct*ct muls.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any
 from eqsat.ir import Program
 from eqsat.layouts import Layout, LayoutError, Packed, identity, repack
 from eqsat.layouts_aligned import aligned
+from eqsat.layouts_lanes import lanes
 from eqsat.models.cost import table
 from eqsat.pipeline import OptimizeResult, optimize
 
@@ -45,16 +46,19 @@ def optimize_layouts(
     searched: list[dict[str, object]] = []
     if layouts == "auto" and scheme != "noisy":
         costs = table(scheme, kwargs.get("costs"))
+        bops = best.report["after"]["ops"]  # type: ignore[index]
         searched.append({"candidate": "row-major", "cost": best.report["after"]["cost"],  # type: ignore[index]
-                         "time_s": best.report["time_s"]})
+                         "time_s": best.report["time_s"], "rotate": bops.get("rotate", 0), "mul": bops.get("mul", 0)})
         t0 = time.perf_counter()
-        cands = aligned(prog)
+        cands = aligned(prog) + lanes(prog)
         t_build = time.perf_counter() - t0
         for cand in cands:
             res = optimize(cand.program, scheme, **kwargs)
             cost = costs.total(res.report["after"]["ops"])  # type: ignore[index, arg-type]
             name = next(iter(cand.args.values())).name
-            searched.append({"candidate": name, "cost": cost, "time_s": res.report["time_s"]})
+            cops = res.report["after"]["ops"]  # type: ignore[index]
+            searched.append({"candidate": name, "cost": cost, "time_s": res.report["time_s"],
+                             "rotate": cops.get("rotate", 0), "mul": cops.get("mul", 0)})
             if (cost, _cts(cand)) < (costs.total(best.report["after"]["ops"]), _cts(best_packed)):  # type: ignore[index, arg-type]
                 best, best_packed = res, cand
         best.original = prog

@@ -4,9 +4,10 @@ In: the kernels of ``eqsat.testing.kernels`` (``PUBLISHED`` and ``NOT_MET``, wit
 count Coyote or CHEHAB publish for each). Out: ``experiments/out/layouts.csv``, one row per
 kernel: the layout chosen by ``layouts="auto"``, rotations and ct*ct muls with it and with
 ``fixed`` (row-major), the published counts and source, the compile times (fixed, and the
-whole outer search over candidates), and ``match`` of an encrypted BGV run packed and
-unpacked by the client helpers (small insecure parameters: a correctness check, not a
-benchmark); ``layouts.png`` plots rotations and muls per kernel, ours against published.
+whole outer search over candidates), ``match`` of an encrypted BGV run packed and unpacked
+by the client helpers (small insecure parameters: a correctness check, not a benchmark),
+every candidate's counts and cost, and for the decision trees each peer's own result
+(``TREE_PEERS``); ``layouts.png`` plots rotations and muls per kernel, ours against published.
 
 Usage: ``python experiments/layouts.py [--only SUBSTR] [--out DIR] [--repeats N]``
 """
@@ -21,11 +22,12 @@ from pathlib import Path
 
 import eqsat
 from eqsat.interp import evaluate, random_inputs, results_equal
-from eqsat.testing.kernels import NOT_MET, PUBLISHED
+from eqsat.testing.kernels import NOT_MET, PUBLISHED, TREE_PEERS
 
 OUT = Path(__file__).resolve().parent / "out"
 FIELDS = ["kernel", "layout", "ciphertexts", "rotate", "mul", "rotate_fixed", "mul_fixed", "published_rotate",
-          "published_mul", "meets_published", "time_fixed_s", "time_search_s", "match", "source"]
+          "published_mul", "meets_published", "time_fixed_s", "time_search_s", "match", "source", "peer_results",
+          "candidates"]
 
 
 def run_kernel(name: str, repeats: int) -> dict[str, object]:
@@ -58,6 +60,9 @@ def run_kernel(name: str, repeats: int) -> dict[str, object]:
         "time_fixed_s": round(statistics.median(t_fixed), 3),
         "time_search_s": round(statistics.median(t_auto), 3),
         "match": bool(match), "source": source,
+        "peer_results": "; ".join(f"{p} {r}/{m}" for p, r, m in TREE_PEERS.get(name, [])),
+        "candidates": "; ".join(f"{c['candidate']} {c['rotate']}/{c['mul']} cost {c['cost']}"
+                                for c in auto.report["layout_search"]["candidates"]),
     }
 
 

@@ -8,22 +8,22 @@ checks that every key equals its family's own name and every rule has a soundnes
 
 from __future__ import annotations
 
-from eqsat.rules import depth, factor, fold_real, linmap, mul_to_add, ring, slots
+from eqsat.rules import depth, factor, fold_real, linmap, mul_to_add, ring, select, slots
 
 from eqsat.errors import UserError
 from eqsat.rulespec import RuleFamily
 
 REGISTRY: dict[str, RuleFamily] = {f.name: f for f in (
     ring.FAMILY, slots.FAMILY, mul_to_add.FAMILY, factor.FAMILY, depth.FAMILY, fold_real.FAMILY,
-    linmap.FAMILY)}
+    linmap.FAMILY, select.FAMILY)}
 
 SCHEDULES: dict[str, tuple[str, ...]] = {
     # slot rewrites and ring identities: the vector kernels (rotate-and-reduce, stencils, chains)
-    "default": ("ring", "slots", "mul-to-add", "fold-real", "linmap"),
+    "default": ("ring", "slots", "mul-to-add", "fold-real", "linmap", "select"),
     # scalar arithmetic: mul-to-add chains, squaring, folding (the noisy dialect's programs)
-    "arith": ("ring", "mul-to-add", "depth", "fold-real"),
+    "arith": ("ring", "mul-to-add", "depth", "fold-real", "select"),
     # everything, including factoring (may need larger limits)
-    "all": ("ring", "slots", "mul-to-add", "depth", "fold-real", "factor", "linmap"),
+    "all": ("ring", "slots", "mul-to-add", "depth", "fold-real", "factor", "linmap", "select"),
     "none": (),
 }
 

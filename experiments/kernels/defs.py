@@ -121,6 +121,45 @@ def _sort3_kernel() -> Kernel:
     return Kernel("sort_network_3", {"x": (3,), "cmp": (3,)}, (3,), body, styles=STRAIGHT, out_vars=("i",))
 
 
+
+def _cond(c, a, b):  # type: ignore[no-untyped-def]
+    # c * a + (1 - c) * b: the select as Coyote's and CHEHAB's decision trees write it
+    return add(mul(c, a), mul(sub(const(1), c), b))
+
+
+def _sort_tree_kernel(n: int) -> Kernel:
+    """Sorting n values as a decision tree over secret comparison bits (Coyote's sort_3,
+    CHEHAB's sort): ``os[k]`` is the sorted output of the k-th ordering (orderings of 1..n in
+    lexicographic order), ``cs`` the bits ``v_i <= v_j`` (i < j, in order 12, 13, .., 23, ..);
+    the tree is insertion sort, value k compared with the ones before it from the largest
+    down (for n = 3 exactly Coyote's sort_3 tree); n! leaves, n! - 1 selects."""
+    from itertools import permutations
+
+    perms = ["".join(str(x) for x in p) for p in permutations(range(1, n + 1))]
+    pairs = [(i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1)]
+
+    def body(read, v):  # type: ignore[no-untyped-def]
+        def bit(i: int, j: int):  # type: ignore[no-untyped-def]
+            return read("cs", Aff(const=pairs.index((i, j))))
+
+        def insert(order: tuple[int, ...], k: int):  # type: ignore[no-untyped-def]
+            if k > n:
+                return read("os", Aff(const=perms.index("".join(str(x) for x in order))))
+            return place(order, k, len(order))
+
+        def place(order: tuple[int, ...], k: int, pos: int):  # type: ignore[no-untyped-def]
+            if pos == 0:
+                return insert((k, *order), k + 1)
+            here = insert((*order[:pos], k, *order[pos:]), k + 1)
+            return _cond(bit(order[pos - 1], k), here, place(order, k, pos - 1))
+
+        return insert((1,), 2)
+
+    return Kernel(
+        f"coyote_sort_{n}", {"cs": (len(pairs),), "os": (len(perms),)}, (), body, styles=["unrolled", "swapped"],
+        out_vars=())
+
+
 KERNELS: list[Kernel] = [
     # element-wise (CHEHAB lin_reg / poly_reg, HECO linear and quadratic polynomial)
     _elementwise("chehab_lin_reg_8", 8, ["v1", "v2"], lambda v1, v2: add(v2, add(mul(const(5), v1), const(2)))),
@@ -218,4 +257,6 @@ KERNELS: list[Kernel] = [
         out_vars=(),
     ),
     _sort3_kernel(),
+    _sort_tree_kernel(3),
+    _sort_tree_kernel(4),
 ]
