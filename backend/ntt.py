@@ -341,3 +341,96 @@ def _div_round_last(
             x = np.int64(row[k]) - d
             x = x + q if x < 0 else x
             orow[k] = np.uint64(_mm(x, pi, q, qinv))
+
+
+@numba.njit(cache=True, nogil=True)
+def _muladd_perm(
+    d: np.ndarray, perm: np.ndarray, b: np.ndarray, qs: np.ndarray, acc: np.ndarray
+) -> None:  # pragma: no cover - jit
+    """acc[l, j] += d[l, perm[j]] * b[l, j] (mod qs[l]): a product with a permuted operand
+    (an automorphism applied in the NTT domain) without materializing the permutation."""
+    limbs, n = acc.shape
+    for li in range(limbs):
+        q = qs[li]
+        qi = np.int64(q)
+        inv = 1.0 / np.float64(q)
+        rd = d[li]
+        rb = b[li]
+        ro = acc[li]
+        for j in range(n):
+            x = np.int64(rd[perm[j]])
+            y = np.int64(rb[j])
+            quo = np.int64(np.float64(x) * np.float64(y) * inv)
+            r = x * y - quo * qi
+            if r < 0:
+                r += qi
+            elif r >= qi:
+                r -= qi
+            r += np.int64(ro[j])
+            if r >= qi:
+                r -= qi
+            ro[j] = np.uint64(r)
+
+
+def muladd_perm(d: np.ndarray, perm: np.ndarray, b: np.ndarray, q: np.ndarray, acc: np.ndarray) -> None:
+    """acc += d[:, perm] * b (mod q), in place (``perm``: int64 index per slot)."""
+    _muladd_perm(d, perm, b, q, acc)
+
+
+@numba.njit(cache=True, nogil=True)
+def _garner_digits(
+    a: np.ndarray, k: int, qs: np.ndarray, inv: np.ndarray, neg: bool, v: np.ndarray
+) -> None:  # pragma: no cover - jit
+    """Mixed-radix digits of coefficient k (of -a when ``neg``) into v."""
+    limbs = qs.shape[0]
+    for i in range(limbs):
+        q = qs[i]
+        x = np.int64(a[i, k])
+        if neg and x != 0:
+            x = q - x
+        for j in range(i):
+            x = (x - v[j]) % q
+            x = (x * inv[i, j]) % q
+        v[i] = x
+
+
+@numba.njit(cache=True, nogil=True)
+def _centered_crt(
+    a: np.ndarray,
+    qs: np.ndarray,
+    inv: np.ndarray,
+    half: np.ndarray,
+    radix_f: np.ndarray,
+    radix_t: np.ndarray,
+    t: np.int64,
+    mag: np.ndarray,
+    mod_t: np.ndarray,
+) -> None:  # pragma: no cover - jit
+    """Per coefficient: the centered CRT value as float64 (exact sign) and, when t > 0,
+    its residue mod t.  Garner's mixed-radix digits are compared with those of
+    floor(Q/2) to decide the sign; a value above Q/2 is recomputed from the negated
+    residues (Q - x), so the magnitude is always summed from non-negative digits."""
+    limbs, n = a.shape
+    v = np.empty(limbs, dtype=np.int64)
+    for k in range(n):
+        _garner_digits(a, k, qs, inv, False, v)
+        above = False
+        for i in range(limbs - 1, -1, -1):
+            if v[i] != half[i]:
+                above = v[i] > half[i]
+                break
+        if above:
+            _garner_digits(a, k, qs, inv, True, v)
+        m = 0.0
+        r = np.int64(0)
+        for i in range(limbs):
+            m += np.float64(v[i]) * radix_f[i]
+            if t > 0:
+                r = (r + (v[i] % t) * radix_t[i]) % t
+        if above:
+            mag[k] = -m
+            if t > 0:
+                r = (t - r) % t
+        else:
+            mag[k] = m
+        mod_t[k] = r
