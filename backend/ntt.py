@@ -296,9 +296,13 @@ def _lift_centered(row: np.ndarray, p: np.int64, qs: np.ndarray, out: np.ndarray
         q = np.int64(qs[li])
         for k in range(n):
             v = np.int64(row[k])
-            v = v - p if v > half else v
-            r = v % q
-            out[li, k] = np.uint64(r + q if r < 0 else r)
+            r = v - p if v > half else v
+            # |r| <= p/2: one correction instead of a division when p/2 < q (similar primes)
+            if r < -q or r >= q:
+                r %= q
+            elif r < 0:
+                r += q
+            out[li, k] = np.uint64(r)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -344,54 +348,58 @@ def _div_round_last(
 
 
 @numba.njit(cache=True, nogil=True)
-def _muladd_perm(
-    d: np.ndarray, perm: np.ndarray, b: np.ndarray, qs: np.ndarray, acc: np.ndarray
+def _muladd2(
+    d: np.ndarray, perm: np.ndarray, b: np.ndarray, c: np.ndarray, qs: np.ndarray, acc_b: np.ndarray,
+    acc_c: np.ndarray
 ) -> None:  # pragma: no cover - jit
-    """acc[l, j] += d[l, perm[j]] * b[l, j] (mod qs[l]): a product with a permuted operand
-    (an automorphism applied in the NTT domain) without materializing the permutation."""
-    limbs, n = acc.shape
+    """acc_b += x * b and acc_c += x * c (mod qs[l]) with x[l, j] = d[l, perm[j]] (perm[0] < 0:
+    the identity): one pass over a key-switching digit for both halves of a key, the
+    digit optionally put through an automorphism in the NTT domain on the fly."""
+    limbs, n = acc_b.shape
+    ident = perm[0] < 0
     for li in range(limbs):
         q = qs[li]
         qi = np.int64(q)
         inv = 1.0 / np.float64(q)
         rd = d[li]
         rb = b[li]
-        ro = acc[li]
+        rc = c[li]
+        ob = acc_b[li]
+        oc = acc_c[li]
         for j in range(n):
-            x = np.int64(rd[perm[j]])
+            x = np.int64(rd[j]) if ident else np.int64(rd[perm[j]])
+            xf = np.float64(x)
             y = np.int64(rb[j])
-            quo = np.int64(np.float64(x) * np.float64(y) * inv)
-            r = x * y - quo * qi
+            r = x * y - np.int64(xf * np.float64(y) * inv) * qi
             if r < 0:
                 r += qi
             elif r >= qi:
                 r -= qi
-            r += np.int64(ro[j])
+            r += np.int64(ob[j])
             if r >= qi:
                 r -= qi
-            ro[j] = np.uint64(r)
+            ob[j] = np.uint64(r)
+            y = np.int64(rc[j])
+            r = x * y - np.int64(xf * np.float64(y) * inv) * qi
+            if r < 0:
+                r += qi
+            elif r >= qi:
+                r -= qi
+            r += np.int64(oc[j])
+            if r >= qi:
+                r -= qi
+            oc[j] = np.uint64(r)
 
 
-def muladd_perm(d: np.ndarray, perm: np.ndarray, b: np.ndarray, q: np.ndarray, acc: np.ndarray) -> None:
-    """acc += d[:, perm] * b (mod q), in place (``perm``: int64 index per slot)."""
-    _muladd_perm(d, perm, b, q, acc)
+_IDENTITY = np.full(1, -1, dtype=np.int64)
 
 
-@numba.njit(cache=True, nogil=True)
-def _garner_digits(
-    a: np.ndarray, k: int, qs: np.ndarray, inv: np.ndarray, neg: bool, v: np.ndarray
-) -> None:  # pragma: no cover - jit
-    """Mixed-radix digits of coefficient k (of -a when ``neg``) into v."""
-    limbs = qs.shape[0]
-    for i in range(limbs):
-        q = qs[i]
-        x = np.int64(a[i, k])
-        if neg and x != 0:
-            x = q - x
-        for j in range(i):
-            x = (x - v[j]) % q
-            x = (x * inv[i, j]) % q
-        v[i] = x
+def muladd2(
+    d: np.ndarray, perm: np.ndarray | None, b: np.ndarray, c: np.ndarray, q: np.ndarray, acc_b: np.ndarray,
+    acc_c: np.ndarray
+) -> None:
+    """acc_b += d' * b, acc_c += d' * c (mod q) in place, d' = d[:, perm] (or d)."""
+    _muladd2(d, _IDENTITY if perm is None else perm, b, c, q, acc_b, acc_c)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -407,26 +415,52 @@ def _centered_crt(
     mod_t: np.ndarray,
 ) -> None:  # pragma: no cover - jit
     """Per coefficient: the centered CRT value as float64 (exact sign) and, when t > 0,
-    its residue mod t.  Garner's mixed-radix digits are compared with those of
-    floor(Q/2) to decide the sign; a value above Q/2 is recomputed from the negated
-    residues (Q - x), so the magnitude is always summed from non-negative digits."""
+    its residue mod t.  Garner's mixed-radix digits v (computed limb by limb over all
+    coefficients, contiguous inner loops) are compared with those of floor(Q/2) to decide
+    the sign; for a value above Q/2 the digits of Q - x are (q_i - 1 - v_i) + 1 with
+    carries, so the magnitude is always summed from non-negative digits.  The residue
+    mod t is accumulated unreduced (the caller checks that limbs * 2^31 * t fits in 62
+    bits) and reduced once."""
     limbs, n = a.shape
-    v = np.empty(limbs, dtype=np.int64)
+    v = np.empty((limbs, n), dtype=np.int64)
+    for i in range(limbs):
+        q = qs[i]
+        qf = 1.0 / np.float64(q)
+        vi = v[i]
+        ai = a[i]
+        for k in range(n):
+            vi[k] = np.int64(ai[k])
+        for j in range(i):
+            vj = v[j]
+            c = inv[i, j]
+            for k in range(n):
+                x = vi[k] - vj[k]
+                if x < 0:
+                    x = x % q if x < -q else x + q
+                vi[k] = _mm(x, c, q, qf)
     for k in range(n):
-        _garner_digits(a, k, qs, inv, False, v)
         above = False
         for i in range(limbs - 1, -1, -1):
-            if v[i] != half[i]:
-                above = v[i] > half[i]
+            if v[i, k] != half[i]:
+                above = v[i, k] > half[i]
                 break
         if above:
-            _garner_digits(a, k, qs, inv, True, v)
+            carry = np.int64(1)
+            for i in range(limbs):
+                w = qs[i] - 1 - v[i, k] + carry
+                if w == qs[i]:
+                    v[i, k] = 0
+                else:
+                    v[i, k] = w
+                    carry = 0
         m = 0.0
         r = np.int64(0)
         for i in range(limbs):
-            m += np.float64(v[i]) * radix_f[i]
+            m += np.float64(v[i, k]) * radix_f[i]
             if t > 0:
-                r = (r + (v[i] % t) * radix_t[i]) % t
+                r += v[i, k] * radix_t[i]
+        if t > 0:
+            r %= t
         if above:
             mag[k] = -m
             if t > 0:

@@ -128,6 +128,8 @@ class Ring:
     def centered(self, a: np.ndarray, t: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
         """The centered CRT value of every coefficient as float64 (exact sign, ~53-bit
         precision), and, when t > 0, its exact residue mod t.  Garner CRT (numba kernel)."""
+        if t and len(self.primes) * (1 << 31) * t >= 1 << 62:
+            raise ValueError("plaintext modulus too large for the CRT kernel's lazy reduction")
         qs, inv, half, radix_f, radix_t = self._crt_tables(t)
         mag = np.empty(self.n)
         mod_t = np.empty(self.n, dtype=np.int64)

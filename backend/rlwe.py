@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
-from eqsat.backend.ntt import muladd_perm
+from eqsat.backend.ntt import muladd2
 from eqsat.backend.params import Params
 from eqsat.backend.polyring import Ring, Sampler, divide_round_last, ntt_auto_perm
 
@@ -220,12 +220,7 @@ class RLWE:
         acc0 = np.zeros((level + 2, self.n), dtype=np.uint64)
         acc1 = np.zeros_like(acc0)
         for dn, (b, a) in zip(digits, self._key_at(key, level), strict=True):
-            if perm is None:
-                rqp.muladd(dn, b, acc0)
-                rqp.muladd(dn, a, acc1)
-            else:
-                muladd_perm(dn, perm, b, rqp.q, acc0)
-                muladd_perm(dn, perm, a, rqp.q, acc1)
+            muladd2(dn, perm, b, a, rqp.q, acc0, acc1)
         rq = self.ring(level)
         t = self.T if self.T > 1 else 0
         k0 = divide_round_last(rqp, rq, rqp.intt(acc0), t)

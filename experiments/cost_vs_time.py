@@ -1,0 +1,229 @@
+"""Does the program the optimizer calls cheaper run faster encrypted, and by how much?
+
+In: every example of ``examples/`` and every kernel of the kernel suite
+(``experiments/kernels/``, its first writing style), optionally filtered with ``--only``.
+Each is optimized (BGV, default cost table unless ``--costs``) and both the original and
+the optimized program run encrypted (``eqsat.backend.run_program``, 128-bit parameters
+chosen per program, one seed, one thread).  A program whose original has more than
+``--max-ops`` ciphertext operations is skipped (its encrypted run would take minutes on a
+shared machine); the CSV says so.
+
+Out: ``<out>/cost_vs_time.csv``, one row per program: the model cost before/after and
+their ratio (the predicted speed-up), the measured encrypted run time before/after
+(``time_s``: encrypt, evaluate, decrypt) and their ratio (the measured speed-up), the
+ring dimension and prime count each run used, and prediction error = predicted /
+measured - 1.  ``<out>/cost_vs_time.png``: left, predicted against measured speed-up
+(log-log, the diagonal is a perfect prediction, the band +-25%); right, model cost
+against measured time of every program run (before and after), log-log.  The Pearson
+correlation of the logs and the median |prediction error| are printed, written in the
+plot titles and in ``<out>/cost_vs_time_summary.json``.
+
+Usage: ``python experiments/cost_vs_time.py [--only NAME] [--max-ops 400] [--out DIR]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from eqsat.backend import run_program  # noqa: E402
+from eqsat.backend.errors import BackendError  # noqa: E402
+
+from eqsat.egraph.session import Limits  # noqa: E402
+from eqsat.errors import EqsatError  # noqa: E402
+from eqsat.frontend.mlir import parse_mlir  # noqa: E402
+from eqsat.interp import random_inputs  # noqa: E402
+from eqsat.ir import IRError, Program  # noqa: E402
+from eqsat.models.cost import load_overrides  # noqa: E402
+from eqsat.pipeline import optimize  # noqa: E402
+from experiments.kernels import load  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "out"
+#: ops that cost a ciphertext operation when run (the rest are free or clear)
+CT_OPS = ("add", "sub", "mul", "mul_plain", "add_plain", "rotate", "extract", "insert", "neg",
+          "relinearize", "modswitch", "rescale", "bootstrap", "reduce_noise")
+FIELDS = ["program", "source", "status", "cost_before", "cost_after", "predicted_speedup",
+          "time_before_s", "time_after_s", "measured_speedup", "prediction_error",
+          "N_before", "N_after", "primes_before", "primes_after", "ops_before", "ops_after",
+          "match_before", "match_after"]
+
+
+def programs(only: str) -> list[tuple[str, str, Path]]:
+    """(name, source, file) of every example and every kernel's first style."""
+    out = [(p.stem, "example", p) for p in sorted((ROOT / "examples").glob("*.mlir"))]
+    out += [(e.name, "kernel suite", e.file(e.styles[0])) for e in load() if not e.slow]
+    return [x for x in out if only in x[0]]
+
+
+def ct_ops(ops: dict[str, int]) -> int:
+    return sum(v for k, v in ops.items() if k in CT_OPS)
+
+
+def run_timed(prog: Program, seed: int) -> dict[str, Any]:
+    inputs = random_inputs(prog, seed, bound=7)
+    start = time.perf_counter()
+    res = run_program(prog, inputs, "bgv", seed=seed)
+    res["wall_s"] = time.perf_counter() - start
+    return res
+
+
+def measure(name: str, source: str, path: Path, costs: Any, max_ops: int, seed: int,
+            time_limit: float) -> dict[str, Any]:
+    row: dict[str, Any] = {"program": name, "source": source}
+    try:
+        prog = parse_mlir(path.read_text(), str(path))[0]
+        if prog.style == "noisy":
+            return row | {"status": "skipped: the noisy dialect has no BGV cost table"}
+        res = optimize(prog, scheme="bgv", costs=costs, limits=Limits(time_s=time_limit))
+    except (EqsatError, IRError) as exc:
+        return row | {"status": "failed: " + " ".join(str(exc).split())[:100]}
+    before, after = res.report["before"], res.report["after"]
+    n_ops = ct_ops(before["ops"])
+    row |= {"cost_before": before["cost"], "cost_after": after["cost"],
+            "ops_before": n_ops, "ops_after": ct_ops(after["ops"])}
+    if after["cost"] > 0:
+        row["predicted_speedup"] = round(before["cost"] / after["cost"], 3)
+    if n_ops > max_ops:
+        return row | {"status": f"skipped: {n_ops} ciphertext ops before optimization (> --max-ops {max_ops})"}
+    try:
+        rb, ra = run_timed(prog, seed), run_timed(res.program, seed)
+    except BackendError as exc:
+        return row | {"status": "run failed: " + str(exc)[:100]}
+    row |= {
+        "time_before_s": round(rb["time_s"], 4), "time_after_s": round(ra["time_s"], 4),
+        "N_before": rb["params"]["N"], "N_after": ra["params"]["N"],
+        "primes_before": rb["params"]["primes"], "primes_after": ra["params"]["primes"],
+        "match_before": rb["match"], "match_after": ra["match"],
+        "measured_speedup": round(rb["time_s"] / ra["time_s"], 3),
+    }
+    if "predicted_speedup" in row:
+        row["prediction_error"] = round(row["predicted_speedup"] / row["measured_speedup"] - 1, 3)
+    return row | {"status": "ok"}
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    ok = [r for r in rows if r.get("status") == "ok" and r.get("prediction_error") is not None]
+    if not ok:
+        return {"programs": 0}
+    errs = [abs(r["prediction_error"]) for r in ok]
+    lp = [math.log(r["predicted_speedup"]) for r in ok]
+    lm = [math.log(r["measured_speedup"]) for r in ok]
+    pts = [(math.log(r[f"cost_{w}"]), math.log(r[f"time_{w}_s"])) for r in ok for w in ("before", "after")
+           if r[f"cost_{w}"] > 0]
+    speedups = [r["measured_speedup"] for r in ok]
+    return {
+        "programs": len(ok),
+        "median_abs_prediction_error": round(statistics.median(errs), 3),
+        "within_25_percent": sum(e <= 0.25 for e in errs),
+        "pearson_log_speedup": _pearson(lp, lm),
+        "pearson_log_cost_vs_time": _pearson([p for p, _ in pts], [t for _, t in pts]),
+        "median_measured_speedup": round(statistics.median(speedups), 3),
+        "median_predicted_speedup": round(statistics.median(r["predicted_speedup"] for r in ok), 3),
+    }
+
+
+def _pearson(xs: list[float], ys: list[float]) -> float | None:
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return None
+    return round(statistics.correlation(xs, ys), 3)
+
+
+def plot(rows: list[dict[str, Any]], summ: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ok = [r for r in rows if r.get("status") == "ok" and r.get("predicted_speedup")]
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(14, 6.5))
+    if ok:
+        xs = [r["measured_speedup"] for r in ok]
+        ys = [r["predicted_speedup"] for r in ok]
+        colors = ["tab:blue" if r["source"] == "example" else "tab:orange" for r in ok]
+        ax.scatter(xs, ys, c=colors, s=28, zorder=3)
+        for r, x, y in zip(ok, xs, ys, strict=True):
+            ax.annotate(r["program"], (x, y), fontsize=6.5, xytext=(3, 2), textcoords="offset points")
+        lo = min(min(xs), min(ys), 1.0) / 1.5
+        hi = max(max(xs), max(ys)) * 1.5
+        grid = [lo, hi]
+        ax.plot(grid, grid, "k-", lw=0.8, label="prediction = measurement")
+        ax.fill_between(grid, [g / 1.25 for g in grid], [g * 1.25 for g in grid], color="green", alpha=0.12,
+                        label="within 25%")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(lo, hi)
+        ax.scatter([], [], c="tab:blue", label="example")
+        ax.scatter([], [], c="tab:orange", label="kernel suite")
+        ax.legend(fontsize=8, loc="upper left")
+    ax.set_xlabel("measured speed-up: encrypted time before / after optimization")
+    ax.set_ylabel("predicted speed-up: model cost before / after")
+    ax.set_title(f"predicted vs measured speed-up ({summ.get('programs', 0)} programs)\n"
+                 f"median |error| {summ.get('median_abs_prediction_error')}, "
+                 f"Pearson(log) {summ.get('pearson_log_speedup')}", fontsize=10)
+    for w, marker in (("before", "o"), ("after", "^")):
+        pts = [(r[f"cost_{w}"], r[f"time_{w}_s"]) for r in ok if r[f"cost_{w}"] > 0]
+        if pts:
+            bx.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, s=28,
+                       label=f"{w} optimization")
+    bx.set_xscale("log")
+    bx.set_yscale("log")
+    bx.set_xlabel("model cost (cost-table units)")
+    bx.set_ylabel("measured encrypted run time, s (each program at its own parameters)")
+    bx.set_title(f"model cost vs measured time, Pearson(log) {summ.get('pearson_log_cost_vs_time')}",
+                 fontsize=10)
+    bx.legend(fontsize=8)
+    bx.grid(True, which="both", alpha=0.25)
+    ax.grid(True, which="both", alpha=0.25)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="", help="only programs whose name contains this")
+    ap.add_argument("--max-ops", type=int, default=400, help="skip originals with more ciphertext ops")
+    ap.add_argument("--costs", type=Path, default=None, help="a cost table JSON (default: the built-in table)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--time-limit", type=float, default=20.0, help="saturation time limit per program, s")
+    ap.add_argument("--out", type=Path, default=OUT, help="directory for the CSV, PNG and summary")
+    args = ap.parse_args(argv)
+    costs = load_overrides(args.costs) if args.costs else None
+    rows = []
+    for name, source, path in programs(args.only):
+        row = measure(name, source, path, costs, args.max_ops, args.seed, args.time_limit)
+        print(f"{name:36s} cost {row.get('cost_before', '-')!s:>7} -> {row.get('cost_after', '-')!s:>6}  "
+              f"time {row.get('time_before_s', '-')!s:>8} -> {row.get('time_after_s', '-')!s:>8} s  "
+              f"pred {row.get('predicted_speedup', '-')!s:>7} meas {row.get('measured_speedup', '-')!s:>7}  "
+              f"{row['status'][:70]}", flush=True)
+        rows.append(row)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "cost_vs_time.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    summ = summary(rows)
+    (args.out / "cost_vs_time_summary.json").write_text(json.dumps(summ, indent=2) + "\n")
+    plot(rows, summ, args.out / "cost_vs_time.png")
+    print(json.dumps(summ))
+    return rows
+
+
+if __name__ == "__main__":
+    main()
