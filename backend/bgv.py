@@ -67,7 +67,7 @@ class BGV(RLWE):
         tab = tables((self.t,), self.n)
         ev = tab.forward(np.asarray(coeffs, dtype=np.uint64)[None, :].copy())[0]
         vals = ev[self._slot_pos]
-        return [int(v) for v in (vals if both_rows else vals[: self.n // 2]).tolist()]
+        return (vals if both_rows else vals[: self.n // 2]).tolist()  # type: ignore[no-any-return]
 
     def _centered(self, coeffs: np.ndarray) -> np.ndarray:
         c = coeffs.astype(np.int64)

@@ -330,76 +330,94 @@ def _div_round_last(
         if t > 0:
             v = _mm(v, tinv, p, pinv_f)
         r[k] = v - p if v > half else v
+    sh = np.uint64(32)
     for li in range(limbs):
         q = np.int64(qs[li])
-        qinv = 1.0 / np.float64(q)
-        tq = t % q if t > 0 else np.int64(1)
-        pi = np.int64(pinv[li])
+        uq = np.uint64(q)
+        tq = np.uint64(t % q if t > 0 else 1)
+        tqs = (tq << sh) // uq  # Shoup companions of the two per-limb constants
+        pi = np.uint64(pinv[li])
+        pis = (pi << sh) // uq
         row = a[li]
         orow = out[li]
         for k in range(n):
             d = r[k] % q if r[k] >= q or r[k] < -q else r[k]
             d = d + q if d < 0 else d
+            ud = np.uint64(d)
             if t > 0:
-                d = _mm(d, tq, q, qinv)
-            x = np.int64(row[k]) - d
-            x = x + q if x < 0 else x
-            orow[k] = np.uint64(_mm(x, pi, q, qinv))
+                ud = ud * tq - ((ud * tqs) >> sh) * uq
+                ud = min(ud, ud - uq)
+            x = row[k] + uq - ud
+            x = min(x, x - uq)
+            x = x * pi - ((x * pis) >> sh) * uq
+            orow[k] = min(x, x - uq)
 
 
 @numba.njit(cache=True, nogil=True)
 def _muladd2(
-    d: np.ndarray, perm: np.ndarray, b: np.ndarray, c: np.ndarray, qs: np.ndarray, acc_b: np.ndarray,
-    acc_c: np.ndarray
+    d: np.ndarray, perm: np.ndarray, b: np.ndarray, bs: np.ndarray, c: np.ndarray, cs: np.ndarray,
+    qs: np.ndarray, acc_b: np.ndarray, acc_c: np.ndarray
 ) -> None:  # pragma: no cover - jit
     """acc_b += x * b and acc_c += x * c (mod qs[l]) with x[l, j] = d[l, perm[j]] (perm[0] < 0:
     the identity): one pass over a key-switching digit for both halves of a key, the
-    digit optionally put through an automorphism in the NTT domain on the fly."""
+    digit optionally put through an automorphism in the NTT domain on the fly.  The key
+    is fixed, so its Shoup companions ``bs``/``cs`` (floor(k * 2^32 / q)) are precomputed:
+    x*k mod q = x*k - floor(x*k'/2^32)*q in [0, 2q), one branch-free correction."""
     limbs, n = acc_b.shape
     ident = perm[0] < 0
+    sh = np.uint64(32)
     for li in range(limbs):
         q = qs[li]
-        qi = np.int64(q)
-        inv = 1.0 / np.float64(q)
         rd = d[li]
         rb = b[li]
+        rbs = bs[li]
         rc = c[li]
+        rcs = cs[li]
         ob = acc_b[li]
         oc = acc_c[li]
         for j in range(n):
-            x = np.int64(rd[j]) if ident else np.int64(rd[perm[j]])
-            xf = np.float64(x)
-            y = np.int64(rb[j])
-            r = x * y - np.int64(xf * np.float64(y) * inv) * qi
-            if r < 0:
-                r += qi
-            elif r >= qi:
-                r -= qi
-            r += np.int64(ob[j])
-            if r >= qi:
-                r -= qi
-            ob[j] = np.uint64(r)
-            y = np.int64(rc[j])
-            r = x * y - np.int64(xf * np.float64(y) * inv) * qi
-            if r < 0:
-                r += qi
-            elif r >= qi:
-                r -= qi
-            r += np.int64(oc[j])
-            if r >= qi:
-                r -= qi
-            oc[j] = np.uint64(r)
+            x = rd[j] if ident else rd[perm[j]]
+            r = x * rb[j] - ((x * rbs[j]) >> sh) * q
+            r = min(r, r - q)
+            r = ob[j] + r
+            ob[j] = min(r, r - q)
+            r = x * rc[j] - ((x * rcs[j]) >> sh) * q
+            r = min(r, r - q)
+            r = oc[j] + r
+            oc[j] = min(r, r - q)
 
 
 _IDENTITY = np.full(1, -1, dtype=np.int64)
 
 
+def shoup(w: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Shoup companions floor(w * 2^32 / q) of residues w (limbs x N) modulo q (per limb)."""
+    return (w << U64(32)) // q[:, None]
+
+
 def muladd2(
-    d: np.ndarray, perm: np.ndarray | None, b: np.ndarray, c: np.ndarray, q: np.ndarray, acc_b: np.ndarray,
-    acc_c: np.ndarray
+    d: np.ndarray, perm: np.ndarray | None, key: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    q: np.ndarray, acc_b: np.ndarray, acc_c: np.ndarray
 ) -> None:
-    """acc_b += d' * b, acc_c += d' * c (mod q) in place, d' = d[:, perm] (or d)."""
-    _muladd2(d, _IDENTITY if perm is None else perm, b, c, q, acc_b, acc_c)
+    """acc_b += d' * b, acc_c += d' * c (mod q) in place, d' = d[:, perm] (or d);
+    ``key`` = (b, shoup(b), c, shoup(c))."""
+    b, bs, c, cs = key
+    _muladd2(d, _IDENTITY if perm is None else perm, b, bs, c, cs, q, acc_b, acc_c)
+
+
+@numba.njit(cache=True, nogil=True)
+def _automorphism(
+    a: np.ndarray, idx: np.ndarray, neg: np.ndarray, qs: np.ndarray, out: np.ndarray
+) -> None:  # pragma: no cover - jit
+    """out[:, idx[j]] = +-a[:, j] (negated where neg[j]): x -> x^g in coefficient form."""
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        ra = a[li]
+        ro = out[li]
+        for j in range(n):
+            v = ra[j]
+            ro[idx[j]] = (q - v if v != 0 else v) if neg[j] else v
 
 
 @numba.njit(cache=True, nogil=True)
@@ -452,7 +470,7 @@ def _centered_crt(
                     v[i, k] = 0
                 else:
                     v[i, k] = w
-                    carry = 0
+                    carry = np.int64(0)
         m = 0.0
         r = np.int64(0)
         for i in range(limbs):

@@ -171,9 +171,7 @@ class Ring:
         """a(x) -> a(x^g) for odd g, in coefficient form."""
         idx, neg = _auto_perm(self.n, g)
         out = np.empty_like(a)
-        vals = a
-        flipped = np.where(vals == 0, vals, self.q[:, None] - vals)
-        out[:, idx] = np.where(neg[None, :], flipped, vals)
+        ntt._automorphism(np.ascontiguousarray(a), idx, neg, self.q, out)
         return out
 
     def sub_limbs(self, a: np.ndarray, count: int) -> np.ndarray:

@@ -25,7 +25,8 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
-from eqsat.backend.ntt import muladd2
+from eqsat.backend import ntt
+from eqsat.backend.ntt import muladd2, shoup
 from eqsat.backend.params import Params
 from eqsat.backend.polyring import Ring, Sampler, divide_round_last, ntt_auto_perm
 
@@ -33,6 +34,10 @@ from eqsat.backend.polyring import Ring, Sampler, divide_round_last, ntt_auto_pe
 PLAIN_CACHE_BYTES = 256 << 20
 #: ciphertexts whose key-switching digits are kept for hoisted rotations
 HOISTED_KEPT = 4
+
+
+#: a key-switching key's rows at one level: (b, shoup(b), a, shoup(a))
+KeyRows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class Form(NamedTuple):
@@ -125,7 +130,7 @@ class RLWE:
         self._galois: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
         self.stats: dict[str, int] = {"galois_keys": 0, "plain_encodes": 0, "plain_cache_hits": 0,
                                       "hoisted_reuses": 0}
-        self._key_rows: dict[tuple[int, int], tuple[object, list[tuple[np.ndarray, np.ndarray]]]] = {}
+        self._key_rows: dict[tuple[int, int], tuple[object, list[KeyRows]]] = {}
         self._plain: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()
         self._plain_bytes = 0
         self._hoisted: OrderedDict[int, tuple[weakref.ref[Ciphertext], list[np.ndarray]]] = OrderedDict()
@@ -189,21 +194,40 @@ class RLWE:
             self.stats["galois_keys"] += 1
         return self._galois[g]
 
-    def _key_at(self, key: list[tuple[np.ndarray, np.ndarray]], level: int) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The key's rows for q_0..q_level and P, contiguous (made once per key and level)."""
+    def _key_at(self, key: list[tuple[np.ndarray, np.ndarray]], level: int) -> list[KeyRows]:
+        """The key's rows for q_0..q_level and P, contiguous, with their Shoup companions
+        (made once per key and level)."""
         tag = (id(key), level)
         got = self._key_rows.get(tag)
         if got is None or got[0] is not key:
             rows = self._qp_rows(level)
-            sub = [(np.ascontiguousarray(b[rows]), np.ascontiguousarray(a[rows])) for b, a in key[: level + 1]]
+            q = self.ring(level, special=True).q
+            sub = []
+            for b, a in key[: level + 1]:
+                bb, aa = np.ascontiguousarray(b[rows]), np.ascontiguousarray(a[rows])
+                sub.append((bb, shoup(bb, q), aa, shoup(aa, q)))
             got = self._key_rows[tag] = (key, sub)
         return got[1]
 
-    def decompose(self, d: np.ndarray, level: int) -> list[np.ndarray]:
+    def decompose(self, d: np.ndarray, level: int, d_evals: np.ndarray | None = None) -> list[np.ndarray]:
         """The key-switching digits of d (coefficient form at ``level``): per limb i, its
-        centered residues lifted into q_0..q_level*P, in NTT form."""
+        centered residues lifted into q_0..q_level*P, in NTT form.  Given d's NTT form
+        ``d_evals``, row i of digit i is d's own row i (the residues mod q_i are d_i) and
+        is copied instead of transformed, as SEAL does for NTT-form ciphertexts."""
         rqp = self.ring(level, special=True)
-        return [rqp.tab.forward(rqp.lift_centered(d[i], self.params.moduli[i])) for i in range(level + 1)]
+        tab = rqp.tab
+        out = []
+        for i in range(level + 1):
+            x = rqp.lift_centered(d[i], self.params.moduli[i])
+            if d_evals is None:
+                out.append(tab.forward(x))
+                continue
+            for lo, hi in ((0, i), (i + 1, level + 2)):  # every row but i
+                if hi > lo:
+                    ntt._forward(x[lo:hi], tab.w[lo:hi], tab.ws[lo:hi], tab.q[lo:hi])
+            x[i] = d_evals[i]
+            out.append(x)
+        return out
 
     def switch_digits(
         self,
@@ -219,8 +243,8 @@ class RLWE:
         rqp = self.ring(level, special=True)
         acc0 = np.zeros((level + 2, self.n), dtype=np.uint64)
         acc1 = np.zeros_like(acc0)
-        for dn, (b, a) in zip(digits, self._key_at(key, level), strict=True):
-            muladd2(dn, perm, b, a, rqp.q, acc0, acc1)
+        for dn, rows in zip(digits, self._key_at(key, level), strict=True):
+            muladd2(dn, perm, rows, rqp.q, acc0, acc1)
         rq = self.ring(level)
         t = self.T if self.T > 1 else 0
         k0 = divide_round_last(rqp, rq, rqp.intt(acc0), t)
@@ -368,7 +392,8 @@ class RLWE:
             self._hoisted.move_to_end(tag)
             self.stats["hoisted_reuses"] += 1
             return got[1]
-        digits = self.decompose(a.polys[1], a.level)
+        evs = a.evals(self.ring(a.level)) if a.native_ntt else None
+        digits = self.decompose(a.polys[1], a.level, None if evs is None else evs[1])
         self._hoisted[tag] = (weakref.ref(a), digits)
         while len(self._hoisted) > HOISTED_KEPT:
             self._hoisted.popitem(last=False)

@@ -226,7 +226,10 @@ def seal(n: int, scheme: str, bits: list[int], reps: int) -> dict[str, float]:
 
     def decrypt_decode() -> None:  # to slot values, as our decrypt returns them
         dec.decrypt(a, outp)
-        encoder.decode(outp)  # type: ignore[attr-defined]
+        if scheme == "bgv":
+            encoder.decode_uint64(outp)  # type: ignore[attr-defined]
+        else:
+            encoder.decode_double(outp)  # type: ignore[attr-defined]
 
     def mulplain_rescale() -> None:
         ev.multiply_plain(a, pt, out)
