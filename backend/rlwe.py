@@ -370,7 +370,9 @@ class RLWE:
         if a.degree != 3:
             raise ValueError(f"cannot relinearize degree {a.degree}")
         rq = self.ring(a.level)
-        k0, k1 = self.key_switch(a.polys[2], a.level, self._relin_key)
+        evs = a.evals(rq)[2] if a.native_ntt else None  # a tensor product: c_2's NTT form is at hand
+        digits = self.decompose(a.polys[2], a.level, evs)
+        k0, k1 = self.switch_digits(digits, a.level, self._relin_key)
         return [rq.add(a.polys[0], k0), rq.add(a.polys[1], k1)]
 
     def galois_element(self, k: int) -> int:

@@ -142,3 +142,20 @@ def test_program_runs_identically_with_and_without_hoisting(scheme: str) -> None
         assert v1 == ref
     else:
         assert np.allclose(v1, ref, atol=1e-3)
+
+
+@pytest.mark.parametrize("scheme", ["bgv", "ckks"])
+def test_relinearize_from_ntt_form_is_bit_identical(scheme: str, bgv_params: Params, ckks_params: Params) -> None:
+    """A tensor product (NTT form) relinearized reusing its own NTT rows equals the same
+    ciphertext relinearized from its coefficient form alone."""
+    from eqsat.backend.rlwe import Ciphertext
+
+    ev: BGV | CKKS = BGV(bgv_params, seed=8) if scheme == "bgv" else CKKS(ckks_params, seed=8)
+    row: list[float] | list[int] = (
+        _rows_bgv(ev, 6) if isinstance(ev, BGV) else list(np.random.default_rng(6).uniform(-1, 1, ev.n // 2))
+    )
+    a = ev.encrypt(row)
+    prod = ev.mul(a, a)
+    assert prod.native_ntt
+    coeff_only = Ciphertext(prod.polys, prod.level, prod.factor, prod.scale)
+    assert _same(ev.relinearize(prod).polys, ev.relinearize(coeff_only).polys)
