@@ -133,7 +133,7 @@ class RLWE:
         self._key_rows: dict[tuple[int, int], tuple[object, list[KeyRows]]] = {}
         self._plain: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()
         self._plain_bytes = 0
-        self._hoisted: OrderedDict[int, tuple[weakref.ref[Ciphertext], list[np.ndarray]]] = OrderedDict()
+        self._hoisted: OrderedDict[int, tuple[weakref.ref[Ciphertext], list[np.ndarray], int]] = OrderedDict()
         #: rotations of one ciphertext share its key-switching decomposition
         self.hoist = True
         # public key over Q (NTT form)
@@ -385,33 +385,44 @@ class RLWE:
             raise ValueError("rotate needs a degree-2 ciphertext")
         return self._apply_galois(a, self.galois_element(k))
 
-    def _digits_of(self, a: Ciphertext) -> list[np.ndarray]:
-        """The key-switching digits of a's c_1, kept for the ciphertext's later rotations
-        (at most ``HOISTED_KEPT`` ciphertexts' digits are kept, most recent first)."""
+    def _digits_of(self, a: Ciphertext, g: int) -> tuple[list[np.ndarray], np.ndarray | None]:
+        """Key-switching digits for c_1(x^g), and the NTT-domain permutation still to apply
+        to them (None: none).  The first rotation of a ciphertext decomposes c_1(x^g0)
+        itself (no permutation: as fast as an unhoisted rotation) and keeps those digits;
+        a later rotation by g of the same ciphertext permutes them by x -> x^(g/g0), since
+        c_1(x^g0) composed with x^(g/g0) is c_1(x^g) and the digits commute with
+        automorphisms.  At most ``HOISTED_KEPT`` ciphertexts' digits are kept."""
         tag = id(a)
         got = self._hoisted.get(tag)
+        two_n = 2 * self.n
         if got is not None and got[0]() is a:
             self._hoisted.move_to_end(tag)
             self.stats["hoisted_reuses"] += 1
-            return got[1]
-        evs = a.evals(self.ring(a.level)) if a.native_ntt else None
-        digits = self.decompose(a.polys[1], a.level, None if evs is None else evs[1])
-        self._hoisted[tag] = (weakref.ref(a), digits)
+            _, digits, g0 = got
+            k = g * pow(g0, -1, two_n) % two_n
+            return digits, (None if k == 1 else ntt_auto_perm(self.n, k))
+        rq = self.ring(a.level)
+        c1 = rq.automorphism(a.polys[1], g)
+        evs = None
+        if a.native_ntt:  # the NTT rows of c_1(x^g) are a permutation of c_1's own
+            evs = a.evals(rq)[1][:, ntt_auto_perm(self.n, g)]
+        digits = self.decompose(c1, a.level, evs)
+        self._hoisted[tag] = (weakref.ref(a), digits, g)
         while len(self._hoisted) > HOISTED_KEPT:
             self._hoisted.popitem(last=False)
-        return digits
+        return digits, None
 
     def _apply_galois(self, a: Ciphertext, g: int) -> list[np.ndarray]:
-        """a(x^g) switched back to s.  With ``hoist`` (the default), c_1's decomposition is
-        made once per ciphertext and each rotation permutes it in the NTT domain; the
-        result is bit-identical to decomposing c_1(x^g) afresh (``hoist = False``)."""
+        """a(x^g) switched back to s.  With ``hoist`` (the default), one decomposition per
+        ciphertext serves all its rotations (``_digits_of``); the result is bit-identical
+        to decomposing c_1(x^g) afresh (``hoist = False``)."""
         if g == 1:
             return list(a.polys)
         rq = self.ring(a.level)
         c0 = rq.automorphism(a.polys[0], g)
         if self.hoist:
-            perm = ntt_auto_perm(self.n, g)
-            k0, k1 = self.switch_digits(self._digits_of(a), a.level, self.galois_key(g), perm)
+            digits, perm = self._digits_of(a, g)
+            k0, k1 = self.switch_digits(digits, a.level, self.galois_key(g), perm)
         else:
             c1 = rq.automorphism(a.polys[1], g)
             k0, k1 = self.key_switch(c1, a.level, self.galois_key(g))
