@@ -24,7 +24,8 @@ needs primes = 1 mod 2N*t, i.e. ~37 bits here); the CSV records them.  OpenFHE's
 Python API exposes no bare NTT, so the NTT row compares with SEAL (and galois) only.
 Timings: the median of ``reps`` runs after one warm-up.
 
-What is timed: the median CPU time of ``reps`` calls after one warm-up.  Our ops run on
+What is timed: the median CPU time of ``reps`` calls after one warm-up, ours and SEAL's
+interleaved call by call (so both see the same load on a shared machine).  Our ops run on
 ``Ciphertext.fresh()`` copies, so nothing an earlier call cached (the other polynomial
 form, a key-switching decomposition) is reused.  Our CKKS ciphertexts are in NTT form
 when fresh, as SEAL's; BGV ones in coefficient form, as SEAL's BFV ones.  ``mul_plain``
@@ -93,6 +94,36 @@ def timeit(fn: Callable[[], object], reps: int) -> float:
     return statistics.median(times) * 1e6
 
 
+#: a timed operation: (the call, repetitions, divisor of the measured time)
+Job = tuple[Callable[[], object], int, float]
+
+
+def job(fn: Callable[[], object], reps: int, per: float = 1.0) -> Job:
+    return (fn, reps, per)
+
+
+def run_jobs(ours: dict[str, Job], theirs: dict[str, Job]) -> tuple[dict[str, float], dict[str, float]]:
+    """Median CPU microseconds per op, ours and SEAL's.  An op both sides have is timed
+    *interleaved* (one call of ours, one of SEAL's, repeated): on a shared machine the
+    load changes from second to second, and alternating exposes both to the same load."""
+    mine: dict[str, float] = {}
+    other: dict[str, float] = {}
+    for op in dict.fromkeys([*ours, *theirs]):
+        pair = [(d, out) for d, out in ((ours, mine), (theirs, other)) if op in d]
+        samples: list[list[float]] = [[] for _ in pair]
+        reps = max(d[op][1] for d, _ in pair)
+        for d, _ in pair:
+            d[op][0]()  # warm-up
+        for _ in range(reps):
+            for k, (d, _) in enumerate(pair):
+                t0 = time.process_time()
+                d[op][0]()
+                samples[k].append(time.process_time() - t0)
+        for (d, out), xs in zip(pair, samples, strict=True):
+            out[op] = statistics.median(xs) * 1e6 / d[op][2]
+    return mine, other
+
+
 def levels_for(n: int, scheme: str) -> int:
     """As many 30-bit primes as 128-bit security allows at N."""
     bound = HE_STANDARD[n][0]
@@ -119,7 +150,7 @@ def _rotations(ev: Any, a: Any, hoisted: bool) -> Callable[[], object]:
     return run
 
 
-def ours_bgv(n: int, reps: int) -> tuple[dict[str, float], list[int]]:
+def ours_bgv(n: int, reps: int) -> tuple[dict[str, Job], list[int]]:
     """Our BGV ops.  Every call works on ``fresh()`` copies, so no conversion or key-switch
     decomposition cached by an earlier call is reused; mul_plain takes a plaintext already
     encoded (as SEAL's multiply_plain does) and returns the coefficient form (as BFV's)."""
@@ -133,21 +164,21 @@ def ours_bgv(n: int, reps: int) -> tuple[dict[str, float], list[int]]:
     ring = ev.ring(0)
     limb = ring.from_signed(rng.integers(-5, 5, n))
     res = {
-        "ntt (one limb)": timeit(lambda: ring.tab.forward(limb), reps * 4),
-        "encrypt": timeit(lambda: ev.encrypt(row), reps),
-        "add": timeit(lambda: ev.add(a.fresh(), b.fresh()), reps),
-        "mul_plain": timeit(lambda: ev._ct(ev._mul_const_poly(a.fresh(), pt), a.level).polys, reps),
-        "mul+relinearize": timeit(lambda: ev.relinearize(ev.mul(a.fresh(), b.fresh())), reps),
-        "rotate": timeit(lambda: ev.rotate(a.fresh(), 1), reps),
-        "8 rotations, unhoisted": timeit(_rotations(ev, a, False), max(3, reps // 3)),
-        "8 rotations, hoisted": timeit(_rotations(ev, a, True), max(3, reps // 3)),
-        "modswitch/rescale": timeit(lambda: ev.modswitch(prod.fresh()), reps),
-        "decrypt": timeit(lambda: ev.decrypt(a.fresh()), reps),
+        "ntt (one limb)": job(lambda: ring.tab.forward(limb), reps * 4),
+        "encrypt": job(lambda: ev.encrypt(row), reps),
+        "add": job(lambda: ev.add(a.fresh(), b.fresh()), reps),
+        "mul_plain": job(lambda: ev._ct(ev._mul_const_poly(a.fresh(), pt), a.level).polys, reps),
+        "mul+relinearize": job(lambda: ev.relinearize(ev.mul(a.fresh(), b.fresh())), reps),
+        "rotate": job(lambda: ev.rotate(a.fresh(), 1), reps),
+        "8 rotations, unhoisted": job(_rotations(ev, a, False), max(3, reps // 3)),
+        "8 rotations, hoisted": job(_rotations(ev, a, True), max(3, reps // 3)),
+        "modswitch/rescale": job(lambda: ev.modswitch(prod.fresh()), reps),
+        "decrypt": job(lambda: ev.decrypt(a.fresh()), reps),
     }
     return res, [30] * (len(p.moduli) + 1)
 
 
-def ours_ckks(n: int, reps: int) -> tuple[dict[str, float], list[int]]:
+def ours_ckks(n: int, reps: int) -> tuple[dict[str, Job], list[int]]:
     """Our CKKS ops on ``fresh()`` copies (fresh ciphertexts are in NTT form, as SEAL's)."""
     p = make_params("ckks", n, levels_for(n, "ckks"))
     ev = CKKS(p)
@@ -157,24 +188,24 @@ def ours_ckks(n: int, reps: int) -> tuple[dict[str, float], list[int]]:
     pt = ev.plaintext(row, a.level, ev.canonical_scale(a.level))
     prod = ev.relinearize(ev.mul(a, b))
     res = {
-        "encrypt": timeit(lambda: ev.encrypt(row), reps),
-        "add": timeit(lambda: ev.add(a.fresh(), b.fresh()), reps),
-        "mul_plain": timeit(lambda: ev._mul_const_poly(a.fresh(), pt), reps),
-        "mul_plain+rescale": timeit(
+        "encrypt": job(lambda: ev.encrypt(row), reps),
+        "add": job(lambda: ev.add(a.fresh(), b.fresh()), reps),
+        "mul_plain": job(lambda: ev._mul_const_poly(a.fresh(), pt), reps),
+        "mul_plain+rescale": job(
             lambda: ev.rescale(ev._ct(ev._mul_const_poly(a.fresh(), pt), a.level, scale=a.scale**2)), reps
         ),
-        "mul+relinearize": timeit(lambda: ev.relinearize(ev.mul(a.fresh(), b.fresh())), reps),
-        "rotate": timeit(lambda: ev.rotate(a.fresh(), 1), reps),
-        "8 rotations, unhoisted": timeit(_rotations(ev, a, False), max(3, reps // 3)),
-        "8 rotations, hoisted": timeit(_rotations(ev, a, True), max(3, reps // 3)),
-        "modswitch/rescale": timeit(lambda: ev.rescale(prod.fresh()), reps),
-        "decrypt": timeit(lambda: ev.decrypt(a.fresh()), reps),
+        "mul+relinearize": job(lambda: ev.relinearize(ev.mul(a.fresh(), b.fresh())), reps),
+        "rotate": job(lambda: ev.rotate(a.fresh(), 1), reps),
+        "8 rotations, unhoisted": job(_rotations(ev, a, False), max(3, reps // 3)),
+        "8 rotations, hoisted": job(_rotations(ev, a, True), max(3, reps // 3)),
+        "modswitch/rescale": job(lambda: ev.rescale(prod.fresh()), reps),
+        "decrypt": job(lambda: ev.decrypt(a.fresh()), reps),
     }
     bits = [31, 31] + [30] * (len(p.moduli) - 2) + [31]
     return res, bits
 
 
-def seal(n: int, scheme: str, bits: list[int], reps: int) -> dict[str, float]:
+def seal(n: int, scheme: str, bits: list[int], reps: int) -> dict[str, Job]:
     import tenseal.sealapi as s
 
     parms = s.EncryptionParameters(s.SCHEME_TYPE.BFV if scheme == "bgv" else s.SCHEME_TYPE.CKKS)
@@ -243,18 +274,18 @@ def seal(n: int, scheme: str, bits: list[int], reps: int) -> dict[str, float]:
                 ev.rotate_vector(a, k, gk, out)
 
     res = {
-        "encrypt": timeit(lambda: enc.encrypt(pt, out), reps),
-        "add": timeit(lambda: ev.add(a, b, out), reps),
-        "mul_plain": timeit(lambda: ev.multiply_plain(a, pt, out), reps),
-        "mul+relinearize": timeit(mulrelin, reps),
-        "rotate": timeit(rotate, reps),
-        "modswitch/rescale": timeit(switch, reps),
-        "decrypt": timeit(decrypt_decode, reps),
-        "8 rotations, unhoisted": timeit(rotations, max(3, reps // 3)),
+        "encrypt": job(lambda: enc.encrypt(pt, out), reps),
+        "add": job(lambda: ev.add(a, b, out), reps),
+        "mul_plain": job(lambda: ev.multiply_plain(a, pt, out), reps),
+        "mul+relinearize": job(mulrelin, reps),
+        "rotate": job(rotate, reps),
+        "modswitch/rescale": job(switch, reps),
+        "decrypt": job(decrypt_decode, reps),
+        "8 rotations, unhoisted": job(rotations, max(3, reps // 3)),
     }
     res["8 rotations, hoisted"] = res["8 rotations, unhoisted"]
     if scheme == "ckks":
-        res["mul_plain+rescale"] = timeit(mulplain_rescale, reps)
+        res["mul_plain+rescale"] = job(mulplain_rescale, reps)
     if scheme == "bgv":
         limbs = len(bits) - 1
         c = s.Ciphertext(ctx)
@@ -265,7 +296,7 @@ def seal(n: int, scheme: str, bits: list[int], reps: int) -> dict[str, float]:
             ev.transform_from_ntt_inplace(c)
 
         # forward + inverse on 2 polynomials x limbs: per forward NTT of one limb ~ /(4*limbs)
-        res["ntt (one limb)"] = timeit(ntt_roundtrip, reps * 4) / (4 * limbs)
+        res["ntt (one limb)"] = job(ntt_roundtrip, reps * 4, 4 * limbs)
     return res
 
 
@@ -360,8 +391,8 @@ def main(argv: list[str] | None = None) -> int:
     print(status)
     for n in args.sizes:
         for scheme, ours_fn in (("bgv", ours_bgv), ("ckks", ours_ckks)):
-            ours, bits = ours_fn(n, args.reps)
-            theirs = seal(n, scheme, bits, args.reps)
+            ours_jobs, bits = ours_fn(n, args.reps)
+            ours, theirs = run_jobs(ours_jobs, seal(n, scheme, bits, args.reps))
             other = ofhe.get("results", {}).get(str(n), {}).get(scheme, {})
             if scheme == "bgv":
                 ours["ntt (one limb, galois)"] = galois_ntt_us(n, args.reps)
