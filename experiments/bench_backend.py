@@ -478,7 +478,7 @@ def plot(rows: list[dict[str, object]], path: Path, openfhe_note: str) -> None:
         ax.set_yscale("log")
         ax.set_ylim(0.1, 20)
         ax.set_ylabel(f"our time / {who.split()[0]} time (lower is better)")
-        title = f"eqsat.backend vs {who}: matched N and primes, one thread, CPU time median"
+        title = f"eqsat.backend vs {who}: matched N and primes, one thread, median CPU time (calls interleaved)"
         if len(panels) == 1:
             title += f"\n(no OpenFHE panel: {openfhe_note})"
         ax.set_title(title, fontsize=10)
