@@ -3,7 +3,10 @@
 In: primes q < 2^31 with q = 1 (mod 2N), polynomials as ``uint64`` arrays of shape
 ``(limbs, N)`` with coefficients in [0, q).  Out: ``NTTTables`` (per-prime powers of a
 primitive 2N-th root psi in bit-reversed order, with their Shoup companions), and the
-kernels ``forward``/``inverse`` (in place), ``mulmod``/``addmod``/``submod``.
+kernels ``forward``/``inverse`` (in place), ``mulmod``/``addmod``/``submod``, and
+the key-switching and decryption kernels: ``muladd2`` (a digit times both halves of a
+key, Shoup-precomputed, with an optional NTT-domain permutation), ``_automorphism``,
+``_lift_centered``, ``_div_round_last`` and ``_centered_crt`` (Garner CRT).
 
 The forward transform is Cooley-Tukey with the twist merged into the butterflies; its
 output slot i holds a(psi^(2*brv(i)+1)).  The inverse is Gentleman-Sande followed by

@@ -13,6 +13,12 @@ In: ``Params`` and an optional seed.  Out: ``RLWE``, the base class of ``BGV``/`
   the error stays a multiple of T) gives an encryption of d*w under s.  Keys made for
   the top level serve every lower level (drop the unused limbs).
 * Galois keys are generated lazily, only for the Galois elements a program uses.
+* Hoisting: the digits of c_1(x^g) are the digits of c_1 put through x -> x^g, which in
+  the NTT domain is a permutation of the slots (``polyring.ntt_auto_perm``).  So the
+  first rotation of a ciphertext keeps its digits and later rotations of the same
+  ciphertext only permute them (``_digits_of``), bit-identically.
+* Plaintexts (rows of slot values) are encoded, lifted and NTT'd once per key set and
+  kept in an LRU cache (``_cached_plain``, ``PLAIN_CACHE_BYTES``).
 * The secret key stays inside this object: nothing prints or serialises it.
 """
 
