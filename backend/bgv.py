@@ -57,10 +57,7 @@ class BGV(RLWE):
 
     def encode(self, row: list[int] | np.ndarray) -> np.ndarray:
         """Slot values (one row, both rows get it) -> plaintext coefficients in [0, t)."""
-        vals = np.asarray(row, dtype=object)
-        if vals.shape != (self.n // 2,):
-            raise BackendError(f"a row holds {self.n // 2} slots, got {vals.shape}")
-        reduced = np.array([int(v) % self.t for v in vals], dtype=np.uint64)
+        reduced = self._reduce(row)
         evals = np.empty(self.n, dtype=np.uint64)
         evals[self._slot_pos] = np.concatenate([reduced, reduced])
         tab = tables((self.t,), self.n)
@@ -70,7 +67,7 @@ class BGV(RLWE):
         tab = tables((self.t,), self.n)
         ev = tab.forward(np.asarray(coeffs, dtype=np.uint64)[None, :].copy())[0]
         vals = ev[self._slot_pos]
-        return [int(v) for v in (vals if both_rows else vals[: self.n // 2])]
+        return (vals if both_rows else vals[: self.n // 2]).tolist()  # type: ignore[no-any-return]
 
     def _centered(self, coeffs: np.ndarray) -> np.ndarray:
         c = coeffs.astype(np.int64)
@@ -114,34 +111,64 @@ class BGV(RLWE):
 
     def add(self, a: Ciphertext, b: Ciphertext) -> Ciphertext:
         self._same_factor(a, b)
-        return Ciphertext(self._combine(a, b, False), a.level, a.factor)
+        return self._ct(self._combine(a, b, False), a.level, factor=a.factor)
 
     def sub(self, a: Ciphertext, b: Ciphertext) -> Ciphertext:
         self._same_factor(a, b)
-        return Ciphertext(self._combine(a, b, True), a.level, a.factor)
+        return self._ct(self._combine(a, b, True), a.level, factor=a.factor)
 
     def neg(self, a: Ciphertext) -> Ciphertext:
-        return Ciphertext(self._negate(a), a.level, a.factor)
+        return self._ct(self._negate(a), a.level, factor=a.factor)
 
-    def add_plain(self, a: Ciphertext, row: list[int]) -> Ciphertext:
+    def _reduce(self, row: list[int] | np.ndarray) -> np.ndarray:
+        """One row of slot values reduced into [0, t) (uint64)."""
+        try:
+            vals = np.asarray(row, dtype=np.int64)
+        except OverflowError:  # integers beyond 64 bits: reduce them one by one
+            vals = np.array([int(v) % self.t for v in row], dtype=np.int64)
+        if vals.shape != (self.n // 2,):
+            raise BackendError(f"a row holds {self.n // 2} slots, got {vals.shape}")
+        return (vals % self.t).astype(np.uint64)
+
+    def plaintext(self, row: list[int] | np.ndarray, level: int, factor: int = 1, ntt_form: bool = True) -> np.ndarray:
+        """The row (times ``factor``) encoded, lifted to q_0..q_level and, with ``ntt_form``,
+        NTT'd: made once per key set and reused (``RLWE._cached_plain``)."""
+        reduced = self._reduce(row)
+        if factor % self.t != 1:
+            reduced = (reduced * np.uint64(factor % self.t)) % np.uint64(self.t)
+
+        def make() -> np.ndarray:
+            rq = self.ring(level)
+            m = rq.from_signed(self._centered(self.encode(reduced)))
+            return rq.ntt(m) if ntt_form else m
+
+        return self._cached_plain(("bgv", level, ntt_form, reduced.tobytes()), make)
+
+    def add_plain(self, a: Ciphertext, row: list[int] | np.ndarray) -> Ciphertext:
         rq = self.ring(a.level)
-        m = self.encode([int(v) * a.factor for v in row])
-        polys = list(a.polys)
-        polys[0] = rq.add(polys[0], rq.from_signed(self._centered(m)))
-        return Ciphertext(polys, a.level, a.factor)
+        if a.has_coeffs:
+            polys = list(a.polys)
+            polys[0] = rq.add(polys[0], self.plaintext(row, a.level, a.factor, ntt_form=False))
+            return Ciphertext(polys, a.level, a.factor)
+        evs = list(a.evals(rq))
+        evs[0] = rq.add(evs[0], self.plaintext(row, a.level, a.factor))
+        return Ciphertext(None, a.level, a.factor, evals=evs, ring=rq)
 
-    def mul_plain(self, a: Ciphertext, row: list[int]) -> Ciphertext:
-        m = self._centered(self.encode(row))
-        return Ciphertext(self._mul_const_poly(a, m), a.level, a.factor)
+    def mul_plain(self, a: Ciphertext, row: list[int] | np.ndarray) -> Ciphertext:
+        """a times the encoded row (cached in NTT form); the result is in NTT form."""
+        return self._ct(self._mul_const_poly(a, self.plaintext(row, a.level)), a.level, factor=a.factor)
 
     def mul_scalar(self, a: Ciphertext, c: int) -> Ciphertext:
         """Multiply every polynomial by c; the correction factor absorbs c (same value)."""
         rq = self.ring(a.level)
-        return Ciphertext([rq.mul_scalar(p, c) for p in a.polys], a.level, a.factor * c % self.t)
+        f = a.factor * c % self.t
+        if a.has_coeffs:
+            return Ciphertext([rq.mul_scalar(p, c) for p in a.polys], a.level, f)
+        return Ciphertext(None, a.level, f, evals=[rq.mul_scalar(p, c) for p in a.evals(rq)], ring=rq)
 
     def mul(self, a: Ciphertext, b: Ciphertext) -> Ciphertext:
-        """Tensor product (degree 3; relinearize separately)."""
-        return Ciphertext(self._tensor(a, b), a.level, a.factor * b.factor % self.t)
+        """Tensor product (degree 3, NTT form; relinearize separately)."""
+        return self._ct(self._tensor(a, b), a.level, factor=a.factor * b.factor % self.t)
 
     def relinearize(self, a: Ciphertext) -> Ciphertext:
         return Ciphertext(self._relin(a), a.level, a.factor)

@@ -76,7 +76,8 @@ class CKKS(RLWE):
 
     def encrypt_signed(self, m: np.ndarray, scale: float) -> Ciphertext:
         rq = self.ring(self.params.max_level)
-        return Ciphertext(self.encrypt_poly(rq.from_signed(m)), self.params.max_level, scale=scale)
+        lv = self.params.max_level
+        return Ciphertext(None, lv, scale=scale, evals=self.encrypt_poly_ntt(rq.from_signed(m)), ring=rq)
 
     def decrypt(self, ct: Ciphertext) -> tuple[list[float], dict[str, float]]:
         rq = self.ring(ct.level)
@@ -97,27 +98,44 @@ class CKKS(RLWE):
 
     def add(self, a: Ciphertext, b: Ciphertext) -> Ciphertext:
         self._same_scale(a, b)
-        return Ciphertext(self._combine(a, b, False), a.level, scale=a.scale)
+        return self._ct(self._combine(a, b, False), a.level, scale=a.scale)
 
     def sub(self, a: Ciphertext, b: Ciphertext) -> Ciphertext:
         self._same_scale(a, b)
-        return Ciphertext(self._combine(a, b, True), a.level, scale=a.scale)
+        return self._ct(self._combine(a, b, True), a.level, scale=a.scale)
 
     def neg(self, a: Ciphertext) -> Ciphertext:
-        return Ciphertext(self._negate(a), a.level, scale=a.scale)
+        return self._ct(self._negate(a), a.level, scale=a.scale)
 
-    def add_plain(self, a: Ciphertext, row: list[float]) -> Ciphertext:
+    def plaintext(self, row: list[float] | np.ndarray, level: int, scale: float, ntt_form: bool = True) -> np.ndarray:
+        """The row encoded at ``scale``, lifted to q_0..q_level and, with ``ntt_form``,
+        NTT'd: made once per key set and reused (``RLWE._cached_plain``)."""
+        z = np.asarray(row, dtype=np.complex128)
+
+        def make() -> np.ndarray:
+            rq = self.ring(level)
+            m = rq.from_signed(self.encode(z, scale))
+            return rq.ntt(m) if ntt_form else m
+
+        return self._cached_plain(("ckks", level, float(scale), ntt_form, z.tobytes()), make)
+
+    def add_plain(self, a: Ciphertext, row: list[float] | np.ndarray) -> Ciphertext:
         rq = self.ring(a.level)
-        polys = list(a.polys)
-        polys[0] = rq.add(polys[0], rq.from_signed(self.encode(row, a.scale)))
-        return Ciphertext(polys, a.level, scale=a.scale)
+        if a.has_coeffs:
+            polys = list(a.polys)
+            polys[0] = rq.add(polys[0], self.plaintext(row, a.level, a.scale, ntt_form=False))
+            return Ciphertext(polys, a.level, scale=a.scale)
+        evs = list(a.evals(rq))
+        evs[0] = rq.add(evs[0], self.plaintext(row, a.level, a.scale))
+        return Ciphertext(None, a.level, scale=a.scale, evals=evs, ring=rq)
 
-    def mul_plain(self, a: Ciphertext, row: list[float], scale: float | None = None) -> Ciphertext:
+    def mul_plain(self, a: Ciphertext, row: list[float] | np.ndarray, scale: float | None = None) -> Ciphertext:
+        """a times the row encoded at ``scale`` (cached in NTT form); NTT-form result."""
         ps = scale if scale is not None else self._scales[a.level]
-        return Ciphertext(self._mul_const_poly(a, self.encode(row, ps)), a.level, scale=a.scale * ps)
+        return self._ct(self._mul_const_poly(a, self.plaintext(row, a.level, ps)), a.level, scale=a.scale * ps)
 
     def mul(self, a: Ciphertext, b: Ciphertext) -> Ciphertext:
-        return Ciphertext(self._tensor(a, b), a.level, scale=a.scale * b.scale)
+        return self._ct(self._tensor(a, b), a.level, scale=a.scale * b.scale)
 
     def relinearize(self, a: Ciphertext) -> Ciphertext:
         return Ciphertext(self._relin(a), a.level, scale=a.scale)
@@ -135,7 +153,10 @@ class CKKS(RLWE):
         return Ciphertext(self._drop_prime(a), a.level - 1, scale=a.scale / q)
 
     def drop_to(self, a: Ciphertext, limbs: int) -> Ciphertext:
-        return Ciphertext([p[:limbs].copy() for p in a.polys], limbs - 1, scale=a.scale)
+        if a.has_coeffs:
+            return Ciphertext([p[:limbs].copy() for p in a.polys], limbs - 1, scale=a.scale)
+        evs = [p[:limbs].copy() for p in a.evals(self.ring(a.level))]  # the NTT acts limb by limb
+        return Ciphertext(None, limbs - 1, scale=a.scale, evals=evs, ring=self.ring(limbs - 1))
 
     def refresh(self, a: Ciphertext) -> Ciphertext:
         """Simulated bootstrap: decrypt the phase with the secret key, encrypt it again."""

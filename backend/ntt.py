@@ -3,7 +3,10 @@
 In: primes q < 2^31 with q = 1 (mod 2N), polynomials as ``uint64`` arrays of shape
 ``(limbs, N)`` with coefficients in [0, q).  Out: ``NTTTables`` (per-prime powers of a
 primitive 2N-th root psi in bit-reversed order, with their Shoup companions), and the
-kernels ``forward``/``inverse`` (in place), ``mulmod``/``addmod``/``submod``.
+kernels ``forward``/``inverse`` (in place), ``mulmod``/``addmod``/``submod``, and
+the key-switching and decryption kernels: ``muladd2`` (a digit times both halves of a
+key, Shoup-precomputed, with an optional NTT-domain permutation), ``_automorphism``,
+``_lift_centered``, ``_div_round_last`` and ``_centered_crt`` (Garner CRT).
 
 The forward transform is Cooley-Tukey with the twist merged into the butterflies; its
 output slot i holds a(psi^(2*brv(i)+1)).  The inverse is Gentleman-Sande followed by
@@ -296,9 +299,13 @@ def _lift_centered(row: np.ndarray, p: np.int64, qs: np.ndarray, out: np.ndarray
         q = np.int64(qs[li])
         for k in range(n):
             v = np.int64(row[k])
-            v = v - p if v > half else v
-            r = v % q
-            out[li, k] = np.uint64(r + q if r < 0 else r)
+            r = v - p if v > half else v
+            # |r| <= p/2: one correction instead of a division when p/2 < q (similar primes)
+            if r < -q or r >= q:
+                r %= q
+            elif r < 0:
+                r += q
+            out[li, k] = np.uint64(r)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -326,18 +333,159 @@ def _div_round_last(
         if t > 0:
             v = _mm(v, tinv, p, pinv_f)
         r[k] = v - p if v > half else v
+    sh = np.uint64(32)
     for li in range(limbs):
         q = np.int64(qs[li])
-        qinv = 1.0 / np.float64(q)
-        tq = t % q if t > 0 else np.int64(1)
-        pi = np.int64(pinv[li])
+        uq = np.uint64(q)
+        tq = np.uint64(t % q if t > 0 else 1)
+        tqs = (tq << sh) // uq  # Shoup companions of the two per-limb constants
+        pi = np.uint64(pinv[li])
+        pis = (pi << sh) // uq
         row = a[li]
         orow = out[li]
         for k in range(n):
             d = r[k] % q if r[k] >= q or r[k] < -q else r[k]
             d = d + q if d < 0 else d
+            ud = np.uint64(d)
             if t > 0:
-                d = _mm(d, tq, q, qinv)
-            x = np.int64(row[k]) - d
-            x = x + q if x < 0 else x
-            orow[k] = np.uint64(_mm(x, pi, q, qinv))
+                ud = ud * tq - ((ud * tqs) >> sh) * uq
+                ud = min(ud, ud - uq)
+            x = row[k] + uq - ud
+            x = min(x, x - uq)
+            x = x * pi - ((x * pis) >> sh) * uq
+            orow[k] = min(x, x - uq)
+
+
+@numba.njit(cache=True, nogil=True)
+def _muladd2(
+    d: np.ndarray, perm: np.ndarray, b: np.ndarray, bs: np.ndarray, c: np.ndarray, cs: np.ndarray,
+    qs: np.ndarray, acc_b: np.ndarray, acc_c: np.ndarray
+) -> None:  # pragma: no cover - jit
+    """acc_b += x * b and acc_c += x * c (mod qs[l]) with x[l, j] = d[l, perm[j]] (perm[0] < 0:
+    the identity): one pass over a key-switching digit for both halves of a key, the
+    digit optionally put through an automorphism in the NTT domain on the fly.  The key
+    is fixed, so its Shoup companions ``bs``/``cs`` (floor(k * 2^32 / q)) are precomputed:
+    x*k mod q = x*k - floor(x*k'/2^32)*q in [0, 2q), one branch-free correction."""
+    limbs, n = acc_b.shape
+    ident = perm[0] < 0
+    sh = np.uint64(32)
+    for li in range(limbs):
+        q = qs[li]
+        rd = d[li]
+        rb = b[li]
+        rbs = bs[li]
+        rc = c[li]
+        rcs = cs[li]
+        ob = acc_b[li]
+        oc = acc_c[li]
+        for j in range(n):
+            x = rd[j] if ident else rd[perm[j]]
+            r = x * rb[j] - ((x * rbs[j]) >> sh) * q
+            r = min(r, r - q)
+            r = ob[j] + r
+            ob[j] = min(r, r - q)
+            r = x * rc[j] - ((x * rcs[j]) >> sh) * q
+            r = min(r, r - q)
+            r = oc[j] + r
+            oc[j] = min(r, r - q)
+
+
+_IDENTITY = np.full(1, -1, dtype=np.int64)
+
+
+def shoup(w: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Shoup companions floor(w * 2^32 / q) of residues w (limbs x N) modulo q (per limb)."""
+    return (w << U64(32)) // q[:, None]
+
+
+def muladd2(
+    d: np.ndarray, perm: np.ndarray | None, key: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    q: np.ndarray, acc_b: np.ndarray, acc_c: np.ndarray
+) -> None:
+    """acc_b += d' * b, acc_c += d' * c (mod q) in place, d' = d[:, perm] (or d);
+    ``key`` = (b, shoup(b), c, shoup(c))."""
+    b, bs, c, cs = key
+    _muladd2(d, _IDENTITY if perm is None else perm, b, bs, c, cs, q, acc_b, acc_c)
+
+
+@numba.njit(cache=True, nogil=True)
+def _automorphism(
+    a: np.ndarray, idx: np.ndarray, neg: np.ndarray, qs: np.ndarray, out: np.ndarray
+) -> None:  # pragma: no cover - jit
+    """out[:, idx[j]] = +-a[:, j] (negated where neg[j]): x -> x^g in coefficient form."""
+    limbs, n = a.shape
+    for li in range(limbs):
+        q = qs[li]
+        ra = a[li]
+        ro = out[li]
+        for j in range(n):
+            v = ra[j]
+            ro[idx[j]] = (q - v if v != 0 else v) if neg[j] else v
+
+
+@numba.njit(cache=True, nogil=True)
+def _centered_crt(
+    a: np.ndarray,
+    qs: np.ndarray,
+    inv: np.ndarray,
+    half: np.ndarray,
+    radix_f: np.ndarray,
+    radix_t: np.ndarray,
+    t: np.int64,
+    mag: np.ndarray,
+    mod_t: np.ndarray,
+) -> None:  # pragma: no cover - jit
+    """Per coefficient: the centered CRT value as float64 (exact sign) and, when t > 0,
+    its residue mod t.  Garner's mixed-radix digits v (computed limb by limb over all
+    coefficients, contiguous inner loops) are compared with those of floor(Q/2) to decide
+    the sign; for a value above Q/2 the digits of Q - x are (q_i - 1 - v_i) + 1 with
+    carries, so the magnitude is always summed from non-negative digits.  The residue
+    mod t is accumulated unreduced (the caller checks that limbs * 2^31 * t fits in 62
+    bits) and reduced once."""
+    limbs, n = a.shape
+    v = np.empty((limbs, n), dtype=np.int64)
+    for i in range(limbs):
+        q = qs[i]
+        qf = 1.0 / np.float64(q)
+        vi = v[i]
+        ai = a[i]
+        for k in range(n):
+            vi[k] = np.int64(ai[k])
+        for j in range(i):
+            vj = v[j]
+            c = inv[i, j]
+            for k in range(n):
+                x = vi[k] - vj[k]
+                if x < 0:
+                    x = x % q if x < -q else x + q
+                vi[k] = _mm(x, c, q, qf)
+    for k in range(n):
+        above = False
+        for i in range(limbs - 1, -1, -1):
+            if v[i, k] != half[i]:
+                above = v[i, k] > half[i]
+                break
+        if above:
+            carry = np.int64(1)
+            for i in range(limbs):
+                w = qs[i] - 1 - v[i, k] + carry
+                if w == qs[i]:
+                    v[i, k] = 0
+                else:
+                    v[i, k] = w
+                    carry = np.int64(0)
+        m = 0.0
+        r = np.int64(0)
+        for i in range(limbs):
+            m += np.float64(v[i, k]) * radix_f[i]
+            if t > 0:
+                r += v[i, k] * radix_t[i]
+        if t > 0:
+            r %= t
+        if above:
+            mag[k] = -m
+            if t > 0:
+                r = (t - r) % t
+        else:
+            mag[k] = m
+        mod_t[k] = r

@@ -68,6 +68,7 @@ class Ring:
         self.modulus = 1
         for p in primes:
             self.modulus *= p
+        self._crt_cache: dict[int, tuple[np.ndarray, ...]] = {}
 
     # -- conversions -----------------------------------------------------------
     def from_signed(self, x: np.ndarray) -> np.ndarray:
@@ -98,41 +99,42 @@ class Ring:
         half = big // 2
         return [int(v) % big - big if int(v) % big > half else int(v) % big for v in acc]
 
-    def _garner(self, a: np.ndarray) -> np.ndarray:
-        """Mixed-radix digits v (x = v_0 + v_1 q_0 + v_2 q_0 q_1 + ...), 0 <= v_i < q_i."""
-        digits: list[np.ndarray] = []
-        for i, qi in enumerate(self.primes):
-            x = a[i].astype(np.int64)
-            for j, v in enumerate(digits):
-                inv = pow(self.primes[j], -1, qi)
-                x = ((x - v) % qi) * inv % qi
-            digits.append(x)
-        return np.stack(digits)
+    def _crt_tables(self, t: int) -> tuple[np.ndarray, ...]:
+        """Garner inverses, the digits of floor(Q/2), the radices as floats and mod t."""
+        cache = self._crt_cache
+        if t not in cache:
+            ps = self.primes
+            inv = np.zeros((len(ps), len(ps)), dtype=np.int64)
+            for i, qi in enumerate(ps):
+                for j in range(i):
+                    inv[i, j] = pow(ps[j], -1, qi)
+            half, rest = [], self.modulus // 2
+            radix_f, radix_t, radix = [], [], 1
+            for qi in ps:
+                half.append(rest % qi)
+                rest //= qi
+                radix_f.append(float(radix))
+                radix_t.append(radix % t if t else 0)
+                radix *= qi
+            cache[t] = (
+                np.array(ps, dtype=np.int64),
+                inv,
+                np.array(half, dtype=np.int64),
+                np.array(radix_f),
+                np.array(radix_t, dtype=np.int64),
+            )
+        return cache[t]
 
     def centered(self, a: np.ndarray, t: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
         """The centered CRT value of every coefficient as float64 (exact sign, ~53-bit
-        precision), and, when t > 0, its exact residue mod t.  Vectorized Garner CRT."""
-        v = self._garner(a)
-        half = self._garner(self.from_ints([self.modulus // 2] * 1))[:, :1]
-        above = np.zeros(self.n, dtype=bool)
-        decided = np.zeros(self.n, dtype=bool)
-        for i in reversed(range(len(self.primes))):
-            gt, lt = (v[i] > half[i]) & ~decided, (v[i] < half[i]) & ~decided
-            above |= gt
-            decided |= gt | lt
-        qs = np.array(self.primes, dtype=np.int64)[:, None]
-        w = self._garner(np.where(above[None, :], (qs - a.astype(np.int64)) % qs, a.astype(np.int64)))
-        radix = 1
-        mag = np.zeros(self.n)
-        res = np.zeros(self.n, dtype=np.int64)
-        for i, qi in enumerate(self.primes):
-            mag += w[i].astype(np.float64) * float(radix)
-            if t:
-                res = (res + (w[i] % t) * (radix % t)) % t
-            radix *= qi
-        sign = np.where(above, -1.0, 1.0)
-        mod_t = np.where(above, (-res) % t, res) if t else None
-        return sign * mag, mod_t
+        precision), and, when t > 0, its exact residue mod t.  Garner CRT (numba kernel)."""
+        if t and len(self.primes) * (1 << 31) * t >= 1 << 62:
+            raise ValueError("plaintext modulus too large for the CRT kernel's lazy reduction")
+        qs, inv, half, radix_f, radix_t = self._crt_tables(t)
+        mag = np.empty(self.n)
+        mod_t = np.empty(self.n, dtype=np.int64)
+        ntt._centered_crt(np.ascontiguousarray(a), qs, inv, half, radix_f, radix_t, np.int64(t), mag, mod_t)
+        return mag, (mod_t if t else None)
 
     # -- arithmetic -------------------------------------------------------------
     def ntt(self, a: np.ndarray) -> np.ndarray:
@@ -169,13 +171,24 @@ class Ring:
         """a(x) -> a(x^g) for odd g, in coefficient form."""
         idx, neg = _auto_perm(self.n, g)
         out = np.empty_like(a)
-        vals = a
-        flipped = np.where(vals == 0, vals, self.q[:, None] - vals)
-        out[:, idx] = np.where(neg[None, :], flipped, vals)
+        ntt._automorphism(np.ascontiguousarray(a), idx, neg, self.q, out)
         return out
 
     def sub_limbs(self, a: np.ndarray, count: int) -> np.ndarray:
         return a[:count]
+
+
+@lru_cache(maxsize=256)
+def ntt_auto_perm(n: int, g: int) -> np.ndarray:
+    """The automorphism x -> x^g in the NTT domain: NTT(a(x^g))[p] = NTT(a)[perm[p]].
+
+    Forward-NTT slot p holds a(psi^e) with e = 2*brv(p)+1, and a(x^g) at psi^e is a at
+    psi^(g*e): a permutation of the slots, with no sign changes."""
+    rev = ntt.bitrev(n)
+    exps = 2 * rev + 1
+    pos_of_exp = np.zeros(2 * n, dtype=np.int64)
+    pos_of_exp[exps] = np.arange(n)
+    return pos_of_exp[(exps * g) % (2 * n)]
 
 
 @lru_cache(maxsize=64)

@@ -108,3 +108,28 @@ def test_every_script_option_has_help_text() -> None:
                     and node.func.attr == "add_argument" and not any(k.arg == "help" for k in node.keywords)):
                 bare.append(f"{path.name}:{node.lineno}")
     assert not bare, f"options without help text: {bare}"
+
+def test_cost_vs_time_tiny(tmp_path: Path) -> None:
+    rows = load("cost_vs_time").main(["--only", "sum_8", "--reps", "1", "--out", str(tmp_path)])
+    assert [r["program"] for r in rows] == ["sum_8"]
+    r = rows[0]
+    assert r["status"] == "ok" and r["match_before"] and r["match_after"]
+    assert r["predicted_speedup"] == round(r["cost_before"] / r["cost_after"], 3) > 1
+    assert r["time_before_s"] > 0 and r["time_after_s"] > 0
+    with open(tmp_path / "cost_vs_time.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "cost_vs_time.png").stat().st_size > 0
+    again = load("cost_vs_time").main(["--replot", "--out", str(tmp_path)])
+    assert again[0]["program"] == "sum_8"
+
+
+def test_bench_backend_plot_skips_an_absent_openfhe_panel(tmp_path: Path) -> None:
+    bench = load("bench_backend")
+    rows = [{"N": 8192, "ours": "BGV", "op": op, "ratio": 1.2, "ratio_openfhe": None} for op in bench.CORE]
+    bench.plot(rows, tmp_path / "b.png", "openfhe unavailable: test")
+    import matplotlib.image
+
+    height = matplotlib.image.imread(tmp_path / "b.png").shape[0]
+    rows[0]["ratio_openfhe"] = 0.9
+    bench.plot(rows, tmp_path / "c.png", "")
+    assert matplotlib.image.imread(tmp_path / "c.png").shape[0] > 1.5 * height  # a second panel only with data
