@@ -119,7 +119,10 @@ def lower_module(parsed: ParsedModule) -> list[Program]:
         if isinstance(op, func.FuncOp):
             if not op.body.blocks:
                 continue  # a declaration (``func.func private @f(...)``) has nothing to lower
-            programs.append(_FunctionLowering(parsed, op).run())
+            from eqsat.frontend.mlir.linalg_lower import LinalgLowering, uses_tensor_programs
+
+            lowering = LinalgLowering if uses_tensor_programs(op) else _FunctionLowering
+            programs.append(lowering(parsed, op).run())
             continue
         raise parsed.error(op, f"unsupported top-level operation '{op.name}' (expected func.func)")
     if not programs:
