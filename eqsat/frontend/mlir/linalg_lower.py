@@ -537,20 +537,51 @@ class LinalgLowering(_FunctionLowering):
             if best is None or cost < best[0]:
                 best = (cost, k, maps)
         assert best is not None
-        pos = cands[best[1]]
-        node: int | None = None
-        for t, m in zip(terms, best[2], strict=True):
-            if not m.diags:
-                continue
-            assert t.x.node is not None
-            part = self.b.linmap(t.x.node, linmap.register(m))
-            node = part if node is None else self.b.add(node, part)
+        folded = self.folded(terms, e_out)
+        if folded is not None and folded[0] < best[0]:
+            _, part_map, fold_map, pos = folded
+            assert terms[0].x.node is not None
+            z = self.b.linmap(terms[0].x.node, linmap.register(part_map))
+            node: int | None = self.b.linmap(z, linmap.register(fold_map))
+        else:
+            pos = cands[best[1]]
+            node = None
+            for t, m in zip(terms, best[2], strict=True):
+                if not m.diags:
+                    continue
+                assert t.x.node is not None
+                part = self.b.linmap(t.x.node, linmap.register(m))
+                node = part if node is None else self.b.add(node, part)
         if bias is not None and np.any(bias != 0):
             c = self.materialize(TVal(shape, elem, const=bias.reshape(shape)), pos)
             node = c if node is None else self.b.add(node, c)
         if node is None:
             return self.handle(TVal(shape, elem, const=np.zeros(shape, dtype=np.float64 if elem.startswith("f") else np.int64)))
         return self.handle(TVal(shape, elem, node=node, pos=pos))
+
+    def folded(self, terms: list[Term], e_out: int
+               ) -> tuple[float, linmap.LinearMap, linmap.LinearMap, np.ndarray] | None:
+        """A map onto fewer outputs than slots (``e_out`` dividing ``N``) as partial sums then a fold.
+
+        Output ``o`` is accumulated in slots ``o + k * e_out``: each product ``A[o, j] x_j`` goes to
+        the copy of ``o`` whose offset to ``x_j``'s slot is below ``e_out`` (so the partial map has
+        at most ``e_out`` diagonals), then ``sum_k rho^(k * e_out)`` adds the copies -- and leaves
+        the result replicated.  Returns (rotations, partial map, fold map, packing), or None."""
+        n = self.n
+        if len(terms) != 1 or e_out >= n or n % e_out:
+            return None
+        t = terms[0]
+        assert t.x.pos is not None
+        p = t.x.pos[t.ins, 0]
+        o = t.outs
+        slots = (o + e_out * (((p - o) % n) // e_out)) % n
+        part = self.linear_map(t.x, slots, t.ins, t.coef, np.arange(n))
+        copies = n // e_out
+        fold = linmap.from_diagonals({k * e_out: 1 for k in range(copies)}, n)
+        fold_rot = min(linmap.best_plan(fold).rotations,
+                       copies.bit_length() - 1 if copies & (copies - 1) == 0 else copies - 1)
+        pos = np.arange(e_out, dtype=np.int64)[:, None] + e_out * np.arange(copies, dtype=np.int64)[None, :]
+        return linmap.best_plan(part).rotations + fold_rot, part, fold, pos
 
     def contraction(self, op: NamedOp, a: TVal, b: TVal | None, init: TVal,
                     outs: np.ndarray, ia: np.ndarray, ib: np.ndarray | None) -> None:
