@@ -51,7 +51,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from eqsat.algebra import linmap
 from eqsat.frontend.mlir.dialects import mgmt, secret, tensor_ext
 from eqsat.frontend.mlir.dialects.linalg import NamedOp
-from eqsat.frontend.mlir.to_ir import _FLOAT_BINARY, _INT_BINARY, _MGMT, Index, _FunctionLowering
+from eqsat.frontend.mlir.to_ir import _FLOAT_BINARY, _INT_BINARY, _MGMT, FUNCTION_LOWERINGS, Index, _FunctionLowering
 from eqsat.ir import IRError, Type
 
 MAX_UNROLLED_TERMS = 1 << 16
@@ -269,7 +269,8 @@ class LinalgLowering(_FunctionLowering):
     def tensor_shape(self, ty: TensorType, op: Operation) -> tuple[int, ...]:
         shape = tuple(ty.get_shape())
         if any(d < 1 for d in shape):
-            raise self.fail(op, f"tensor type '{ty}' must have a static, non-empty shape (dynamic shapes are not supported)")
+            raise self.fail(op, f"tensor type '{ty}' must have a static, non-empty shape "
+                                "(dynamic shapes are not supported)")
         if math.prod(shape) > (1 << 20):
             raise self.fail(op, f"tensor type '{ty}' has more than {1 << 20} elements")
         return shape
@@ -428,7 +429,7 @@ class LinalgLowering(_FunctionLowering):
     def fill(self, shape: tuple[int, ...], elem: str, v: SSAValue, op: Operation) -> int:
         c = self.const_of(v)
         if c is not None:
-            return self.handle(TVal(shape, elem, const=np.full(shape, c, dtype=np.float64 if elem.startswith("f") else np.int64)))
+            return self.handle(TVal(shape, elem, const=np.full(shape, c, dtype=_dtype(elem))))
         s = self.node(v, op)
         node = self.b.splat(s, self.vec_type(elem, self.b.type_of(s).secret))
         return self.handle(TVal(shape, elem, node=node, pos=_prefix(math.prod(shape))))
@@ -437,7 +438,7 @@ class LinalgLowering(_FunctionLowering):
         if op.dynamic_sizes:
             raise self.fail(op, "tensor.empty with dynamic sizes is not supported")
         shape, elem = self.result_tensor(op)
-        self.bind(op, [self.handle(TVal(shape, elem, const=np.zeros(shape, dtype=np.float64 if elem.startswith("f") else np.int64)))])
+        self.bind(op, [self.handle(TVal(shape, elem, const=np.zeros(shape, dtype=_dtype(elem))))])
 
     def relabel(self, t: TVal, shape: tuple[int, ...], index: np.ndarray) -> int:
         """The tensor of ``shape`` whose element e is ``t``'s element ``index[e]`` (free)."""
@@ -556,7 +557,7 @@ class LinalgLowering(_FunctionLowering):
             c = self.materialize(TVal(shape, elem, const=bias.reshape(shape)), pos)
             node = c if node is None else self.b.add(node, c)
         if node is None:
-            return self.handle(TVal(shape, elem, const=np.zeros(shape, dtype=np.float64 if elem.startswith("f") else np.int64)))
+            return self.handle(TVal(shape, elem, const=np.zeros(shape, dtype=_dtype(elem))))
         return self.handle(TVal(shape, elem, node=node, pos=pos))
 
     def folded(self, terms: list[Term], e_out: int
@@ -592,14 +593,18 @@ class LinalgLowering(_FunctionLowering):
         extra = [] if init.const is not None else [Term(init, np.arange(init.size), np.arange(init.size),
                                                         np.ones(init.size, dtype=np.int64))]
         if b is None or b.const is not None or a.const is not None:
+            coef: np.ndarray
+            xi: np.ndarray
             if b is None:
                 x, coef, xi = a, np.ones(outs.shape[0], dtype=np.int64), ia
             elif b.const is not None and a.const is not None:
                 vals = np.zeros(init.size, dtype=np.float64 if float_ else object)
-                np.add.at(vals, outs, a.const.reshape(-1)[ia].astype(vals.dtype) * b.const.reshape(-1)[ib].astype(vals.dtype))
+                prods = a.const.reshape(-1)[ia].astype(vals.dtype) * b.const.reshape(-1)[ib].astype(vals.dtype)
+                np.add.at(vals, outs, prods)
                 total = vals + (bias if bias is not None else 0)
                 if init.const is not None:
-                    self.bind(op, [self.handle(TVal(shape, elem, const=np.asarray(total, dtype=np.float64 if float_ else np.int64).reshape(shape)))])
+                    arr: np.ndarray = np.asarray(total, dtype=_dtype(elem)).reshape(shape)
+                    self.bind(op, [self.handle(TVal(shape, elem, const=arr))])
                     return
                 bias = np.asarray(vals, dtype=np.float64 if float_ else np.int64)
                 self.bind(op, [self.linear(op, shape, elem, extra, bias)])
@@ -608,10 +613,11 @@ class LinalgLowering(_FunctionLowering):
                 x, coef, xi = a, b.const.reshape(-1)[ib], ia
             else:
                 assert a.const is not None
+                assert ib is not None
                 x, coef, xi = b, a.const.reshape(-1)[ia], ib
             if x.const is None and x.pos is not None:
                 keep = coef != 0
-                terms = [Term(x, outs[keep], xi[keep], np.asarray(coef[keep]))] + extra
+                terms = [Term(x, outs[keep], xi[keep], np.asarray(coef[keep])), *extra]
                 self.bind(op, [self.linear(op, shape, elem, terms, bias)])
                 return
         # two packed operands (or a plaintext argument as weight): scalar code
@@ -695,7 +701,7 @@ class LinalgLowering(_FunctionLowering):
             for arg, v in zip(block.args, operands, strict=True):
                 if self.is_tensor(v):
                     t = self.tval(v, op)
-                    if pos is not None and t.const is None and not np.array_equal(t.pos, pos):
+                    if pos is not None and t.pos is not None and not np.array_equal(t.pos, pos):
                         t = TVal(t.shape, t.elem, node=self.materialize(t, pos), pos=pos)
                     self.env[arg] = self.handle(t)
                 else:
@@ -712,7 +718,8 @@ class LinalgLowering(_FunctionLowering):
                         out.append(self.handle(TVal(shape, elem, const=np.full(shape, c))))
                     else:
                         node = self.b.splat(r, self.vec_type(elem, self.b.type_of(r).secret))
-                        out.append(self.handle(TVal(shape, elem, node=node, pos=pos if pos is not None else _prefix(math.prod(shape)))))
+                        where = pos if pos is not None else _prefix(math.prod(shape))
+                        out.append(self.handle(TVal(shape, elem, node=node, pos=where)))
                 else:
                     raise self.fail(op, "linalg.generic yields an index")
             self.bind(op, out)
@@ -811,6 +818,10 @@ class Term:
     outs: np.ndarray
     ins: np.ndarray
     coef: np.ndarray
+
+
+def _dtype(elem: str) -> type:
+    return np.float64 if elem.startswith("f") else np.int64
 
 
 def _fold(kind: str, arrs: Sequence[Any]) -> np.ndarray | None:
@@ -923,3 +934,5 @@ for _cls in [*_INT_BINARY, *_FLOAT_BINARY]:
     _LINALG_HANDLERS[_cls] = LinalgLowering.op_arith_binary
 for _cls in _MGMT:
     _LINALG_HANDLERS[_cls] = LinalgLowering.op_mgmt
+
+FUNCTION_LOWERINGS.append((uses_tensor_programs, LinalgLowering))

@@ -113,17 +113,15 @@ def test_matmul(side: str) -> None:
     a, b = RNG.integers(-3, 4, (2, 3)), RNG.integers(-3, 4, (3, 2))
     z = "%z = arith.constant dense<0> : tensor<2x2xi32>"
     mm = "linalg.matmul ins(%a, %b : tensor<2x3xi32>, tensor<3x2xi32>) outs(%z : tensor<2x2xi32>) -> tensor<2x2xi32>"
+    tail = f"  {z}\n  %y = {mm}\n  return %y : tensor<2x2xi32>"
     if side == "plain_left":
-        text = fn("%b: tensor<3x2xi32>", "tensor<2x2xi32>",
-                  f"  %a = arith.constant dense<{dense(a)}> : tensor<2x3xi32>\n  {z}\n  %y = {mm}\n  return %y : tensor<2x2xi32>")
-        inputs = {"b": b}
+        const = f"  %a = arith.constant dense<{dense(a)}> : tensor<2x3xi32>\n"
+        text, inputs = fn("%b: tensor<3x2xi32>", "tensor<2x2xi32>", const + tail), {"b": b}
     elif side == "plain_right":
-        text = fn("%a: tensor<2x3xi32>", "tensor<2x2xi32>",
-                  f"  %b = arith.constant dense<{dense(b)}> : tensor<3x2xi32>\n  {z}\n  %y = {mm}\n  return %y : tensor<2x2xi32>")
-        inputs = {"a": a}
+        const = f"  %b = arith.constant dense<{dense(b)}> : tensor<3x2xi32>\n"
+        text, inputs = fn("%a: tensor<2x3xi32>", "tensor<2x2xi32>", const + tail), {"a": a}
     else:
-        text = fn("%a: tensor<2x3xi32>, %b: tensor<3x2xi32>", "tensor<2x2xi32>", f"  {z}\n  %y = {mm}\n  return %y : tensor<2x2xi32>")
-        inputs = {"a": a, "b": b}
+        text, inputs = fn("%a: tensor<2x3xi32>, %b: tensor<3x2xi32>", "tensor<2x2xi32>", tail), {"a": a, "b": b}
     check(text, inputs, [a @ b])
 
 
@@ -159,7 +157,9 @@ def test_conv_2d_nchw_fchw_two_filters_two_channels() -> None:
     check(fn("%img: tensor<1x2x4x4xi32>", "tensor<1x2x2x2xi32>", f"""
   %f = arith.constant dense<{dense(f)}> : tensor<2x2x3x3xi32>
   %z = arith.constant dense<0> : tensor<1x2x2x2xi32>
-  %y = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%img, %f : tensor<1x2x4x4xi32>, tensor<2x2x3x3xi32>) outs(%z : tensor<1x2x2x2xi32>) -> tensor<1x2x2x2xi32>
+  %y = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}}
+      ins(%img, %f : tensor<1x2x4x4xi32>, tensor<2x2x3x3xi32>)
+      outs(%z : tensor<1x2x2x2xi32>) -> tensor<1x2x2x2xi32>
   return %y : tensor<1x2x2x2xi32>"""), {"img": img}, [want])
 
 
@@ -169,7 +169,9 @@ def test_conv_2d_nhwc_hwcf_strided() -> None:
     check(fn("%img: tensor<1x5x5x1xi32>", "tensor<1x2x2x1xi32>", f"""
   %f = arith.constant dense<{dense(f)}> : tensor<3x3x1x1xi32>
   %z = arith.constant dense<0> : tensor<1x2x2x1xi32>
-  %y = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} ins(%img, %f : tensor<1x5x5x1xi32>, tensor<3x3x1x1xi32>) outs(%z : tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xi32>
+  %y = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}}
+      ins(%img, %f : tensor<1x5x5x1xi32>, tensor<3x3x1x1xi32>)
+      outs(%z : tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xi32>
   return %y : tensor<1x2x2x1xi32>"""), {"img": img}, [want])
 
 
@@ -179,7 +181,9 @@ def test_pooling_nchw_sum() -> None:
     prog = check(fn("%img: tensor<1x1x4x4xi32>", "tensor<1x1x2x2xi32>", """
   %w = tensor.empty() : tensor<2x2xi32>
   %z = arith.constant dense<0> : tensor<1x1x2x2xi32>
-  %y = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%img, %w : tensor<1x1x4x4xi32>, tensor<2x2xi32>) outs(%z : tensor<1x1x2x2xi32>) -> tensor<1x1x2x2xi32>
+  %y = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%img, %w : tensor<1x1x4x4xi32>, tensor<2x2xi32>)
+      outs(%z : tensor<1x1x2x2xi32>) -> tensor<1x1x2x2xi32>
   return %y : tensor<1x1x2x2xi32>"""), {"img": img}, [want])
     assert prog.meta["layouts"]["results"][0]["slot_index"] == [[0], [2], [8], [10]]  # type: ignore[index]
 
@@ -191,7 +195,12 @@ def test_generic_elementwise_and_named_elementwise() -> None:
   %c = arith.constant dense<{dense(c)}> : tensor<2x4xi32>
   %three = arith.constant 3 : i32
   %e = tensor.empty() : tensor<2x4xi32>
-  %0 = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%x, %y : tensor<2x4xi32>, tensor<2x4xi32>) outs(%e : tensor<2x4xi32>) {{
+  %0 = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]}}
+      ins(%x, %y : tensor<2x4xi32>, tensor<2x4xi32>)
+      outs(%e : tensor<2x4xi32>) {{
   ^bb0(%a: i32, %b: i32, %o: i32):
     %m = arith.muli %a, %b : i32
     %s = arith.addi %m, %three : i32
@@ -206,7 +215,11 @@ def test_generic_reduction_row_sums() -> None:
     x = RNG.integers(0, 9, (4, 4))
     check(fn("%x: tensor<4x4xi32>", "tensor<4xi32>", """
   %z = arith.constant dense<0> : tensor<4xi32>
-  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x4xi32>) outs(%z : tensor<4xi32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0)>],
+      iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x4xi32>)
+      outs(%z : tensor<4xi32>) {
   ^bb0(%a: i32, %acc: i32):
     %s = arith.addi %acc, %a : i32
     linalg.yield %s : i32
@@ -284,7 +297,9 @@ BAD = [
     ("batch", "%x: tensor<2x1x4x4xi32>", "tensor<2x1x2x2xi32>", """
   %f = arith.constant dense<1> : tensor<1x1x3x3xi32>
   %z = arith.constant dense<0> : tensor<2x1x2x2xi32>
-  %y = linalg.conv_2d_nchw_fchw ins(%x, %f : tensor<2x1x4x4xi32>, tensor<1x1x3x3xi32>) outs(%z : tensor<2x1x2x2xi32>) -> tensor<2x1x2x2xi32>
+  %y = linalg.conv_2d_nchw_fchw
+      ins(%x, %f : tensor<2x1x4x4xi32>, tensor<1x1x3x3xi32>)
+      outs(%z : tensor<2x1x2x2xi32>) -> tensor<2x1x2x2xi32>
   return %y : tensor<2x1x2x2xi32>""", (5, 8), "batch 2"),
     ("shape", "%x: tensor<3xi32>", "tensor<4xi32>", """
   %w = arith.constant dense<1> : tensor<4x4xi32>
@@ -296,7 +311,9 @@ BAD = [
   return %s : tensor<2xi32>""", (3, 8), "dynamic offsets"),
     ("too_large", "%a: tensor<64x64xi32>, %b: tensor<64x64xi32>", "tensor<64x64xi32>", """
   %z = arith.constant dense<0> : tensor<64x64xi32>
-  %y = linalg.matmul ins(%a, %b : tensor<64x64xi32>, tensor<64x64xi32>) outs(%z : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %y = linalg.matmul
+      ins(%a, %b : tensor<64x64xi32>, tensor<64x64xi32>)
+      outs(%z : tensor<64x64xi32>) -> tensor<64x64xi32>
   return %y : tensor<64x64xi32>""", (4, 8), "arith.constant"),
     ("unknown", "%x: tensor<4xi32>", "tensor<2x4xi32>", """
   %e = tensor.empty() : tensor<2x4xi32>

@@ -2,8 +2,8 @@
 
 In: nothing.  Out: ``make_context()``, an xDSL ``Context`` with ``builtin``,
 ``func``, ``arith``, ``tensor``, ``affine``, ``scf`` and this project's ``noisy``,
-``tensor_ext``, ``secret``, ``mgmt`` and ``linalg`` (named ops: ``dialects/linalg.py``) dialects registered (nothing else, so any
-other op is reported as unknown).
+``tensor_ext``, ``secret``, ``mgmt`` and ``linalg`` (named ops: ``dialects/linalg.py``)
+dialects registered (nothing else, so any other op is reported as unknown).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -42,7 +42,7 @@ class NamedOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> NamedOp:
         attrs: dict[str, Attribute] = dict(parser.parse_optional_attr_dict())
-        groups = []
+        groups: list[list[SSAValue]] = []
         for keyword in ("ins", "outs"):
             pos = parser.pos
             if parser.parse_optional_characters(keyword) is None:
@@ -55,7 +55,7 @@ class NamedOp(IRDLOperation):
             parser.parse_punctuation(")")
             if len(names) != len(types):
                 parser.raise_error(f"{cls.name} {keyword} has {len(names)} operands but {len(types)} types", pos)
-            groups.append(parser.resolve_operands(names, types, pos))
+            groups.append(list(parser.resolve_operands(names, types, pos)))
         while True:
             if parser.parse_optional_keyword("attrs") is not None:
                 parser.parse_punctuation("=")
