@@ -319,6 +319,8 @@ def optimize(
     report["verify"] = verified
     if info:
         report["ilp"] = {k: v for k, v in info.items() if isinstance(v, str | int | float | bool)}
+    if "layouts" in prog.meta:  # a tensor program's packing (frontend) or one read from attributes
+        report["layouts"] = prog.meta["layouts"]
     return OptimizeResult(prog, after_prog, report, run, dict(run.rule_matches))
 
 
