@@ -74,3 +74,11 @@ def test_vs_heir_tiny(tmp_path: Path) -> None:
     with open(tmp_path / "vs_heir.csv") as f:
         assert len(list(csv.DictReader(f))) == 2
     assert (tmp_path / "vs_heir.png").stat().st_size > 0
+
+
+def test_linalg_mlir_tiny(tmp_path: Path) -> None:
+    rows = load("linalg_mlir").main(["--only", "matvec_8x4", "--encrypted", "--out", str(tmp_path)])
+    assert rows[0]["rotations"] <= rows[0]["heir_rotations"] and rows[0]["match"] is True
+    with open(tmp_path / "linalg_mlir.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "linalg_mlir.png").stat().st_size > 0

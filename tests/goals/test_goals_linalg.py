@@ -134,3 +134,26 @@ def test_rectangular_matvec_mlir_at_most_heir(r: int, c: int) -> None:
     v = np.random.default_rng(3).integers(0, 50, size=c)
     enc = run_program(res.program, {"x": v.tolist()}, "bgv", insecure=True, seed=7, layouts=prog.meta["layouts"])
     assert enc["match"] and np.array_equal(np.array(enc["outputs"][0]) % T, (w @ v) % T), enc["outputs"]
+
+
+@pytest.mark.parametrize("scheme", ["bgv", "ckks"])
+def test_two_layer_network_mlir_encrypted(scheme: str) -> None:
+    """``examples/linalg_two_layer_net.mlir`` (and its f32 twin under CKKS) optimizes to at most
+    two 8x8 maps' worth of rotations and runs encrypted end to end with match."""
+    from pathlib import Path
+
+    from eqsat.frontend.mlir import parse_mlir
+    from eqsat.ir import multiplicative_depth
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "linalg_two_layer_net.mlir").read_text()
+    if scheme == "ckks":
+        text = text.replace("i16", "f32").replace("arith.muli", "arith.mulf").replace("arith.constant 0 : f32",
+                                                                                     "arith.constant 0.0 : f32")
+    prog = parse_mlir(text, "net.mlir")[0]
+    res = optimize(prog, scheme)
+    assert op_counts(res.program).get("rotate", 0) <= 2 * 4
+    assert multiplicative_depth(res.program) == 1
+    v = np.random.default_rng(9).integers(0, 4, size=8)
+    inputs = {"x": [float(t) for t in v] if scheme == "ckks" else v.tolist()}
+    enc = run_program(res.program, inputs, scheme, insecure=True, seed=7)
+    assert enc["match"], (enc["outputs"], enc["reference"])
