@@ -105,6 +105,7 @@ class LinalgLowering(_FunctionLowering):
         super().__init__(parsed, fn)
         self.tvals: list[TVal] = []
         self.n = self.slot_count()
+        self.vshape = self.vector_shape()
 
     # -- packing ---------------------------------------------------------------
     def slot_count(self) -> int:
@@ -123,6 +124,10 @@ class LinalgLowering(_FunctionLowering):
 
         for a in entry.args:
             note(a)
+        for t in self.fn.function_type.outputs:  # a constant result still needs its slots
+            inner = t.value_type if isinstance(t, secret.SecretType) else t
+            if isinstance(inner, TensorType):
+                sizes.append(math.prod(d if d > 0 else 1 for d in inner.get_shape()))
         for op in self.fn.walk():
             if op is self.fn:
                 continue
@@ -134,6 +139,21 @@ class LinalgLowering(_FunctionLowering):
                         for a in block.args:
                             note(a)
         return max(sizes)
+
+    def vector_shape(self) -> tuple[int, ...]:
+        """The IR shape of every packed vector: the shape of the tensor arguments that fill all
+        ``N`` slots when they agree and have one non-unit dimension (``tensor<1x16xi16>`` stays
+        so; HEIR rotates only such tensors), else ``(N,)``: ``tensor<5x5xi16>`` prints as
+        ``tensor<25xi16>``, its layout attribute naming the shape."""
+        entry = self.fn.body.blocks.first
+        assert entry is not None
+        full = set()
+        for a in entry.args:
+            t = a.type.value_type if isinstance(a.type, secret.SecretType) else a.type
+            dims = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
+            if dims and min(dims) > 0 and math.prod(dims) == self.n and sum(d != 1 for d in dims) <= 1:
+                full.add(dims)
+        return full.pop() if len(full) == 1 else (self.n,)
 
     def handle(self, t: TVal) -> int:
         self.tvals.append(t)
@@ -151,7 +171,7 @@ class LinalgLowering(_FunctionLowering):
         return isinstance(val, int) and val < 0
 
     def vec_type(self, elem: str, secret_: bool) -> Type:
-        return Type((self.n,), elem, secret_)
+        return Type(self.vshape, elem, secret_)
 
     def node(self, v: SSAValue | Any, op: Operation, what: str = "an operand") -> int:
         val = self.env[v] if isinstance(v, SSAValue) else v

@@ -330,3 +330,22 @@ def test_bad_tensor_programs_are_located(name: str, args: str, ret: str, body: s
     msg = str(exc.value)
     assert "\n" not in msg and text in msg, msg
     assert msg.startswith(f"{name}.mlir:{where[0]}:{where[1]}: error: "), msg
+
+
+def test_constant_tensor_program_folds() -> None:
+    prog = check(fn("", "tensor<4xi32>", """
+  %a = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %y = linalg.add ins(%a, %a : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  return %y : tensor<4xi32>"""), {}, [np.array([2, 4, 6, 8])], opt=False)
+    assert [n.op for n in prog.nodes] == ["const"]
+
+
+def test_single_row_argument_keeps_its_shape() -> None:
+    w, x = RNG.integers(-3, 4, (4, 4)), RNG.integers(0, 9, (1, 4))
+    prog = check(fn("%x: tensor<1x4xi32>", "tensor<1x4xi32>", f"""
+  %w = arith.constant dense<{dense(w)}> : tensor<4x4xi32>
+  %z = arith.constant dense<0> : tensor<1x4xi32>
+  %y = linalg.matmul ins(%x, %w : tensor<1x4xi32>, tensor<4x4xi32>) outs(%z : tensor<1x4xi32>) -> tensor<1x4xi32>
+  return %y : tensor<1x4xi32>"""), {"x": x}, [x @ w])
+    assert prog.args[0][1].shape == (1, 4) and "layouts" not in prog.meta
