@@ -604,7 +604,7 @@ class LinalgLowering(_FunctionLowering):
         pos = np.arange(e_out, dtype=np.int64)[:, None] + e_out * np.arange(copies, dtype=np.int64)[None, :]
         return linmap.best_plan(part).rotations + fold_rot, part, fold, pos
 
-    def contraction(self, op: NamedOp, a: TVal, b: TVal | None, init: TVal,
+    def contraction(self, op: Operation, a: TVal, b: TVal | None, init: TVal,
                     outs: np.ndarray, ia: np.ndarray, ib: np.ndarray | None) -> None:
         """``init[o] += a[ia] * b[ib]`` over the iteration points (``b`` None: ``+= a[ia]``)."""
         shape, elem = init.shape, init.elem
@@ -752,6 +752,47 @@ class LinalgLowering(_FunctionLowering):
             return n.attrs[0]
         return None
 
+    def generic_contraction(self, op: GenericOp, maps: list[AffineMap], operands: list[SSAValue],
+                            shapes: list[tuple[int, ...]], dims: list[int], block: Block) -> bool:
+        """A generic whose body is ``out + a * b`` (or ``out + a``) over tensors, with at most one
+        packed operand -- a matvec, convolution or pooling written out -- lowered as the named ops
+        are (one linear map); False when the body has another form."""
+        body = [o for o in block.ops if o.name != "linalg.yield"]
+        term = block.last_op
+        if len(op.outputs) != 1 or term is None or len(term.operands) != 1 or not all(
+                self.is_tensor(v) for v in operands):
+            return False
+        out_arg, in_args = block.args[-1], list(block.args[:-1])
+        adds, muls = (arith.AddiOp, arith.AddfOp), (arith.MuliOp, arith.MulfOp)
+        if len(body) == 2 and isinstance(body[0], muls) and isinstance(body[1], adds) and len(in_args) == 2:
+            mul, add = body
+            if set(mul.operands) != set(in_args) or mul.operands[0] == mul.operands[1]:
+                return False
+        elif len(body) == 1 and isinstance(body[0], adds) and len(in_args) == 1:
+            mul, add = None, body[0]
+        else:
+            return False
+        summand = mul.results[0] if mul is not None else in_args[0]
+        if set(add.operands) != {summand, out_arg} or term.operands[0] != add.results[0]:
+            return False
+        if sum(1 for _ in out_arg.uses) != 1:
+            return False
+        points = list(itertools.product(*(range(d) for d in dims)))
+        flat: list[np.ndarray] = []
+        for m, shape in zip(maps, shapes, strict=True):
+            idx = np.array([m.eval(list(p), []) for p in points], dtype=np.int64).reshape(len(points), len(shape))
+            if np.any(idx < 0) or np.any(idx >= np.array(shape, dtype=np.int64)):
+                raise self.fail(op, f"indexing map {m} reads outside shape {list(shape)}")
+            flat.append(np.asarray(np.ravel_multi_index(tuple(idx.T), shape)) if shape
+                        else np.zeros(len(points), np.int64))
+        ts = [self.tval(v, op) for v in operands]
+        init = ts[-1]
+        if mul is None:
+            self.contraction(op, ts[0], None, init, flat[-1], flat[0], None)
+        else:
+            self.contraction(op, ts[0], ts[1], init, flat[-1], flat[0], flat[1])
+        return True
+
     def generic_unrolled(self, op: GenericOp, maps: list[AffineMap], operands: list[SSAValue], block: Block) -> None:
         rank = maps[0].num_dims
         sizes: list[int | None] = [None] * rank
@@ -773,6 +814,8 @@ class LinalgLowering(_FunctionLowering):
             raise self.fail(op, f"linalg.generic of {math.prod(dims)} iterations is too large to unroll "
                                 f"(at most {MAX_UNROLLED_TERMS}; an element-wise body is not unrolled)")
         n_in = len(op.inputs)
+        if self.generic_contraction(op, maps, operands, shapes, dims, block):
+            return
         outs = [self.tval(v, op) for v in op.outputs]
         accs = [[self.element(t, e) for e in range(t.size)] for t in outs]
         for point in itertools.product(*(range(d) for d in dims)):

@@ -349,3 +349,21 @@ def test_single_row_argument_keeps_its_shape() -> None:
   %y = linalg.matmul ins(%x, %w : tensor<1x4xi32>, tensor<4x4xi32>) outs(%z : tensor<1x4xi32>) -> tensor<1x4xi32>
   return %y : tensor<1x4xi32>"""), {"x": x}, [x @ w])
     assert prog.args[0][1].shape == (1, 4) and "layouts" not in prog.meta
+
+
+def test_generic_contraction_is_one_linear_map() -> None:
+    """A matvec written as linalg.generic (``out + w * x``) lowers as linalg.matvec does."""
+    w, x = RNG.integers(-3, 4, (8, 8)), RNG.integers(0, 9, 8)
+    prog = check(fn("%x: tensor<8xi32>", "tensor<8xi32>", f"""
+  %w = arith.constant dense<{dense(w)}> : tensor<8x8xi32>
+  %z = arith.constant dense<0> : tensor<8xi32>
+  %y = linalg.generic {{indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>,
+      affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}}
+      ins(%w, %x : tensor<8x8xi32>, tensor<8xi32>) outs(%z : tensor<8xi32>) {{
+  ^bb0(%a: i32, %b: i32, %acc: i32):
+    %m = arith.muli %a, %b : i32
+    %s = arith.addi %acc, %m : i32
+    linalg.yield %s : i32
+  }} -> tensor<8xi32>
+  return %y : tensor<8xi32>"""), {"x": x}, [w @ x])
+    assert [n.op for n in prog.nodes if n.op != "const"] == ["input", "linmap"]
