@@ -190,6 +190,9 @@ def run_program(
                            noise_model=noise_model)
     if scheme not in ("bgv", "ckks"):
         raise BackendError(f"unknown scheme '{scheme}' (expected bgv or ckks)")
+    from eqsat.algebra.linmap_realize import expand_linmaps  # a linmap runs as its plan
+
+    prog = expand_linmaps(prog)
     if noise_model not in NOISE_MODELS:
         raise BackendError(f"unknown noise model '{noise_model}' (expected worst or average)")
     from eqsat.interp import InputError

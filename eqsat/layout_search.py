@@ -66,6 +66,8 @@ def optimize_layouts(
             "candidates": searched, "build_s": round(t_build, 4),
             "time_s": round(time.perf_counter() - start, 4)}
     best.report["layouts"] = best_packed.to_json()
+    if best_packed is base and "layouts" in prog.meta:  # the program's own packing (tensor programs)
+        best.report["layouts"] = prog.meta["layouts"]
     if best_packed is not base:  # printed MLIR carries a chosen layout on arguments and results
         best.program.meta["layouts"] = best.report["layouts"]
     best.layouts = best_packed  # type: ignore[attr-defined]

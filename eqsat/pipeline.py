@@ -255,9 +255,15 @@ def optimize(
     except (noise.NoiseError, mgmt.PlacementError) as e:
         raise InfeasibleError(str(e)) from None
     except ExtractionError as e:  # e.g. a cost table pricing a needed op at Infinity
-        raise InfeasibleError(
-            f"no program in the e-graph has a finite cost under this cost table ({e.args[0]}); "
-            "an op the program needs is priced Infinity") from None
+        from eqsat.algebra.linmap_realize import expand_linmaps, has_linmaps
+
+        if scheme != "noisy" and has_linmaps(source):  # saturation stopped before a map was realized
+            after_prog, method = mgmt.manage(expand_linmaps(source), scheme, max_level, bootstrap=bootstrap), "plan"
+            lap("extract")
+        else:
+            raise InfeasibleError(
+                f"no program in the e-graph has a finite cost under this cost table ({e.args[0]}); "
+                "an op the program needs is priced Infinity") from None
     lap("place")
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
@@ -313,6 +319,8 @@ def optimize(
     report["verify"] = verified
     if info:
         report["ilp"] = {k: v for k, v in info.items() if isinstance(v, str | int | float | bool)}
+    if "layouts" in prog.meta:  # a tensor program's packing (frontend) or one read from attributes
+        report["layouts"] = prog.meta["layouts"]
     return OptimizeResult(prog, after_prog, report, run, dict(run.rule_matches))
 
 

@@ -133,3 +133,10 @@ def test_bench_backend_plot_skips_an_absent_openfhe_panel(tmp_path: Path) -> Non
     rows[0]["ratio_openfhe"] = 0.9
     bench.plot(rows, tmp_path / "c.png", "")
     assert matplotlib.image.imread(tmp_path / "c.png").shape[0] > 1.5 * height  # a second panel only with data
+
+def test_linalg_mlir_tiny(tmp_path: Path) -> None:
+    rows = load("linalg_mlir").main(["--only", "matvec_8x4", "--encrypted", "--out", str(tmp_path)])
+    assert rows[0]["rotations"] <= rows[0]["heir_rotations"] and rows[0]["match"] is True
+    with open(tmp_path / "linalg_mlir.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "linalg_mlir.png").stat().st_size > 0

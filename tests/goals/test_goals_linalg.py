@@ -109,3 +109,51 @@ def test_unrolled_matvec_reaches_linalg_counts() -> None:
     b2, _, y = _matvec_prog(n)
     packed = optimize(b2.finish([y]), "bgv")
     assert op_counts(unrolled.program).get("rotate", 0) <= op_counts(packed.program).get("rotate", 0)
+
+
+HEIR_RECT = {(8, 4): 5, (4, 8): 4}
+
+
+@pytest.mark.parametrize(("r", "c"), sorted(HEIR_RECT))
+def test_rectangular_matvec_mlir_at_most_heir(r: int, c: int) -> None:
+    """``linalg.matvec`` of an r x c plaintext matrix: a tall one reads a replicated input (4
+    diagonals), a wide one sums partial products in both halves and folds them (HEIR: 5 / 4)."""
+    from eqsat.frontend.mlir import parse_mlir
+
+    w = np.random.default_rng(r * c).integers(-3, 4, size=(r, c))
+    rows = ", ".join("[" + ", ".join(str(int(v)) for v in row) + "]" for row in w)
+    text = f"""func.func @mv(%x: tensor<{c}xi16>) -> tensor<{r}xi16> {{
+  %w = arith.constant dense<[{rows}]> : tensor<{r}x{c}xi16>
+  %z = arith.constant dense<0> : tensor<{r}xi16>
+  %y = linalg.matvec ins(%w, %x : tensor<{r}x{c}xi16>, tensor<{c}xi16>) outs(%z : tensor<{r}xi16>) -> tensor<{r}xi16>
+  return %y : tensor<{r}xi16>
+}}"""
+    prog = parse_mlir(text, "rect.mlir")[0]
+    res = optimize(prog, "bgv")
+    assert op_counts(res.program).get("rotate", 0) <= HEIR_RECT[(r, c)], op_counts(res.program)
+    v = np.random.default_rng(3).integers(0, 50, size=c)
+    enc = run_program(res.program, {"x": v.tolist()}, "bgv", insecure=True, seed=7, layouts=prog.meta["layouts"])
+    assert enc["match"] and np.array_equal(np.array(enc["outputs"][0]) % T, (w @ v) % T), enc["outputs"]
+
+
+@pytest.mark.parametrize("scheme", ["bgv", "ckks"])
+def test_two_layer_network_mlir_encrypted(scheme: str) -> None:
+    """``examples/linalg_two_layer_net.mlir`` (and its f32 twin under CKKS) optimizes to at most
+    two 8x8 maps' worth of rotations and runs encrypted end to end with match."""
+    from pathlib import Path
+
+    from eqsat.frontend.mlir import parse_mlir
+    from eqsat.ir import multiplicative_depth
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "linalg_two_layer_net.mlir").read_text()
+    if scheme == "ckks":
+        text = text.replace("i16", "f32").replace("arith.muli", "arith.mulf").replace("arith.constant 0 : f32",
+                                                                                     "arith.constant 0.0 : f32")
+    prog = parse_mlir(text, "net.mlir")[0]
+    res = optimize(prog, scheme)
+    assert op_counts(res.program).get("rotate", 0) <= 2 * 4
+    assert multiplicative_depth(res.program) == 1
+    v = np.random.default_rng(9).integers(0, 4, size=8)
+    inputs = {"x": [float(t) for t in v] if scheme == "ckks" else v.tolist()}
+    enc = run_program(res.program, inputs, scheme, insecure=True, seed=7)
+    assert enc["match"], (enc["outputs"], enc["reference"])

@@ -16,6 +16,11 @@ Accepted syntax beyond ``func``/``arith``/``tensor``/``affine`` (``affine.for`` 
 * HEIR's ``secret`` wrapper: ``!secret.secret<T>`` arguments and
   ``secret.generic ins(%a : !secret.secret<T>) { ^bb0(%x: T): ... secret.yield %r : T }
   -> !secret.secret<T>`` or the newer ``secret.generic(%a: !secret.secret<T>) {...}``.
+* tensor programs (``linalg_lower.py``): ``linalg.matvec|vecmat|dot|matmul|conv_1d|conv_2d|
+  conv_2d_nchw_fchw|conv_2d_nhwc_hwcf|pooling_nchw_sum|fill|transpose|add|sub|mul|copy|generic``
+  and ``tensor.collapse_shape|expand_shape|extract_slice|insert_slice`` (static sizes); a
+  function using them is lowered to packed slot vectors with plaintext-weight kernels as
+  ``linmap`` nodes, its argument/result packings in ``meta["layouts"]``.
 * management ops, identity on cleartext values (``T`` is the operand's type, which the
   result shares; in noisy programs ``T`` is ``!noisy.i32``)::
 
@@ -35,6 +40,7 @@ rescale on floats), so ``heir-opt`` reads them; ``noisy.reduce_noise`` in noisy 
 
 from __future__ import annotations
 
+from eqsat.frontend.mlir import linalg_lower as _linalg_lower  # registers the tensor-program lowering
 from eqsat.frontend.mlir.errors import MLIRError
 from eqsat.frontend.mlir.parse import parse_module
 from eqsat.frontend.mlir.printer import print_mlir
@@ -42,6 +48,7 @@ from eqsat.frontend.mlir.to_ir import lower_module
 from eqsat.ir import Program
 
 __all__ = ["MLIRError", "parse_mlir", "print_mlir"]
+del _linalg_lower
 
 
 def parse_mlir(text: str | bytes, path: str = "<input>") -> list[Program]:

@@ -73,7 +73,9 @@ def print_mlir(progs: Program | Sequence[Program]) -> str:
     chunks = []
     for prog in progs:
         out = io.StringIO()
-        Printer(stream=out).print_op(_FunctionBuilder(prog).build())
+        from eqsat.algebra.linmap_realize import expand_linmaps  # a linmap prints as its plan
+
+        Printer(stream=out).print_op(_FunctionBuilder(expand_linmaps(prog)).build())
         chunks.append(_RETURN.sub(r"\1return", out.getvalue().strip()) + "\n")
     return "\n".join(chunks)
 

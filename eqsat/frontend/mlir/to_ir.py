@@ -111,6 +111,11 @@ _DIVIDES = (
 )
 
 
+FUNCTION_LOWERINGS: list[tuple[Callable[[func.FuncOp], bool], Any]] = []
+"""(predicate, lowering class) pairs a function is lowered with when its predicate holds
+(``linalg_lower`` registers tensor programs); the others use ``_FunctionLowering``."""
+
+
 def lower_module(parsed: ParsedModule) -> list[Program]:
     """Lower every function of the module; see the module docstring."""
     module = parsed.module
@@ -119,7 +124,8 @@ def lower_module(parsed: ParsedModule) -> list[Program]:
         if isinstance(op, func.FuncOp):
             if not op.body.blocks:
                 continue  # a declaration (``func.func private @f(...)``) has nothing to lower
-            programs.append(_FunctionLowering(parsed, op).run())
+            lowering = next((cls for wants, cls in FUNCTION_LOWERINGS if wants(op)), _FunctionLowering)
+            programs.append(lowering(parsed, op).run())
             continue
         raise parsed.error(op, f"unsupported top-level operation '{op.name}' (expected func.func)")
     if not programs:

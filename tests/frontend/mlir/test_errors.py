@@ -36,6 +36,8 @@ CASES: dict[str, tuple[int, int, str]] = {
     "rotate_scalar.mlir": (3, 8, "tensor_ext.rotate"),
     "no_function.mlir": (1, 7, "expected func.func"),
     "return_mismatch.mlir": (2, 3, "output types"),
+    "linalg_batch.mlir": (4, 8, "batch 2 is not supported"),
+    "linalg_secret_weight.mlir": (3, 8, "make the weight an arith.constant"),
 }
 
 

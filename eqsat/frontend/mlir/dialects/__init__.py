@@ -2,8 +2,8 @@
 
 In: nothing.  Out: ``make_context()``, an xDSL ``Context`` with ``builtin``,
 ``func``, ``arith``, ``tensor``, ``affine``, ``scf`` and this project's ``noisy``,
-``tensor_ext``, ``secret`` and ``mgmt`` dialects registered (nothing else, so any
-other op is reported as unknown).
+``tensor_ext``, ``secret``, ``mgmt`` and ``linalg`` (named ops: ``dialects/linalg.py``)
+dialects registered (nothing else, so any other op is reported as unknown).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from xdsl.dialects.func import Func
 from xdsl.dialects.scf import Scf
 from xdsl.dialects.tensor import Tensor
 
+from eqsat.frontend.mlir.dialects.linalg import Linalg
 from eqsat.frontend.mlir.dialects.mgmt import Mgmt
 from eqsat.frontend.mlir.dialects.noisy import Noisy
 from eqsat.frontend.mlir.dialects.secret import Secret
@@ -25,6 +26,6 @@ from eqsat.frontend.mlir.dialects.tensor_ext import TensorExt
 def make_context() -> Context:
     """A fresh context that knows exactly the dialects of the supported subset."""
     ctx = Context()
-    for dialect in (Builtin, Func, Arith, Tensor, Affine, Scf, Noisy, TensorExt, Secret, Mgmt):
+    for dialect in (Builtin, Func, Arith, Tensor, Affine, Scf, Noisy, TensorExt, Secret, Mgmt, Linalg):
         ctx.load_dialect(dialect)
     return ctx
