@@ -226,8 +226,10 @@ def _rules(a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String, x: f64) -> Ite
 
 
 def run(session: Session) -> None:
-    """Run the analysis to its fixpoint on ``session.egraph`` (after saturation)."""
-    session.egraph.run(noise_analysis.saturate())
+    """Run the analysis to its fixpoint on the session's e-graph (after saturation)."""
+    from eqsat.egraph import compiled
+
+    session.run_schedule(f"(saturate (run {session.require(compiled.section(compiled.NOISE))}))")
 
 
 @dataclass
