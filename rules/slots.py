@@ -349,6 +349,18 @@ def _(L, v: Term, p: Poly, n: N):
     )
 
 
+@r("lin-complement")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p) = LinRot(v, c J) + LinRot(v, p - c J)  (J = sum of all rotations, c the
+    coefficient of most offsets: a full reduction plus a few terms)"""
+    full = L.call(o.complement, p, n, 0)
+    return (
+        L.LinRot(v, p, n),
+        L.Add(L.LinRot(v, full, n), L.LinRot(v, L.call(o.complement, p, n, 1), n)),
+        [L.ne(full, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
+
+
 @r("lin-mono")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, rho^k) = rot(v, k)"""
