@@ -51,18 +51,17 @@ _MEMO: dict[str, Section] = {}
 _ADHOC: dict[int, tuple[Any, Section]] = {}
 
 
+_ROOT = Path(__file__).resolve().parent.parent  # the eqsat package
+
+
 def _package_dirs() -> list[Path]:
-    import eqsat
     import eqsat.rules
 
-    root = Path(eqsat.__file__).resolve().parent
-    return [root / "rulespec", root / "algebra", Path(eqsat.rules.__file__).resolve().parent]
+    return [_ROOT / "rulespec", _ROOT / "algebra", Path(eqsat.rules.__file__).resolve().parent]
 
 
 def _source_files() -> list[Path]:
-    import eqsat
-
-    root = Path(eqsat.__file__).resolve().parent
+    root = _ROOT
     files = [root / "term.py", root / "egraph" / "noise_analysis.py", Path(__file__).resolve()]
     for d in _package_dirs():
         files += sorted(d.glob("*.py"))

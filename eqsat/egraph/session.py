@@ -107,6 +107,11 @@ class Session:
                 return out.report
         raise RuntimeError("egglog's run-schedule gave no report")
 
+    def saturate_section(self, name: str) -> None:
+        """Declare the compiled section ``name`` (``eqsat.egraph.compiled``) and run its ruleset
+        to saturation (e.g. ``"noise-analysis"``)."""
+        self.run_schedule(f"(saturate (run {self.require(compiled.section(name))}))")
+
     def analyse(self) -> None:
         """The slot analyses (``eqsat.term.slots_analysis``) to their fixpoint."""
         self.run_schedule(f"(saturate (run {compiled.section(compiled.TERM).ident}))")
