@@ -115,7 +115,13 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
             elif op == "const":
                 c = n.attrs[0]
                 if isinstance(c, VecRef):
-                    c = c.values()
+                    from eqsat.algebra.linmap import lookup_vector
+
+                    held = lookup_vector(c.handle)
+                    if held.dtype.kind == "i" and int_dtype is np.int64:  # reduce whole: no per-slot Python
+                        env[i] = held % modulus
+                        continue
+                    c = tuple(held.tolist())
                 if isinstance(c, tuple):
                     env[i] = array([red(x) for x in c], ty)
                 elif ty.is_scalar:
@@ -154,7 +160,12 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 m = lookup(str(n.attrs[0]))
                 acc: _Array = np.zeros(ty.slots, dtype=dtype(ty))
                 for d, coef in m.diags.items():
-                    c = coef.astype(dtype(ty)) if ty.is_float else array(coef.tolist(), ty)
+                    if ty.is_float:
+                        c = coef.astype(np.float64)
+                    elif int_dtype is np.int64 and coef.dtype.kind == "i":
+                        c = coef % modulus  # whole-vector: no per-slot Python
+                    else:
+                        c = array(coef.tolist(), ty)
                     acc = acc + c * np.concatenate((v[d:], v[:d]))
                     if modulus and not ty.is_float:
                         acc %= modulus

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from eqsat.egraph import noise_analysis
+from eqsat.egraph import compiled, noise_analysis
 from eqsat.egraph.session import Limits, RunReport, Session
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
@@ -188,11 +188,12 @@ def optimize(
     cost_table = table(scheme, costs)
     families = resolve(rules)
     limits = limits or Limits()
-    rulesets = [f.ruleset for f in families]
+    for f in families:
+        compiled.section(f.name)  # the rules' egglog text: cached on disk, built on first use
     lap("rules")
     session = Session(prog)
     lap("load")
-    run = session.saturate(rulesets, limits)
+    run = session.saturate(families, limits)
     lap("saturate")
     analyse = scheme == "noisy" or max_level is not None or session.size() <= ANALYSIS_AUTO_NODES
     t_analysis = time.perf_counter()

@@ -21,10 +21,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from egglog import run
 from eqsat.rules import resolve
 
-from eqsat import term
 from eqsat.egraph.session import ANALYSIS_PREFIX, Session
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.ir import Program
@@ -62,14 +60,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     t0 = time.perf_counter()
     sess = Session(prog)
     print(f"loaded {sess.size()} nodes in {time.perf_counter() - t0:.2f} s")
-    rulesets = [f.ruleset for f in resolve(args.rules)]
-    step = run(term.slots_analysis).saturate() + run(rulesets[0] if len(rulesets) == 1 else
-                                                     _combine(rulesets))
+    step = sess.step(resolve(args.rules))
     rows: list[dict[str, object]] = []
     total_rule: Counter[str] = Counter()
     for it in range(1, args.iterations + 1):
         start = time.perf_counter()
-        rep = sess.egraph.run(step)
+        rep = sess.run_schedule(step)
         secs = time.perf_counter() - start
         size = sess.size()
         raw = {_name(k): v.total_seconds() for k, v in rep.search_and_apply_time_per_rule.items()}
@@ -130,12 +126,6 @@ def plot(rows: list[dict[str, object]], total_rule: Counter[str], path: Path, ti
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
-
-
-def _combine(rulesets: list[object]) -> object:
-    from egglog import unstable_combine_rulesets
-
-    return unstable_combine_rulesets(*rulesets)  # type: ignore[arg-type]
 
 
 def _name(decl: object) -> str:

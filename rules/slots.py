@@ -216,6 +216,24 @@ def _(L, v: Term, p: Poly, k: Int, n: N):
     return lhs, L.LinRot(v, L.call(o.poly_shift, p, k, n), n), [L.from_source(lhs), L.varies(v)]
 
 
+@r("lin-rot-add")
+def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
+    """LinRot(v, q) + rot(LinRot(v, p), k) = LinRot(v, q + rho^k p)  (lin-rot and lin-add in one
+    step, on source rotations as lin-rot: a linear chain of source rotations then grows by one
+    step per iteration instead of two)"""
+    r = L.Rot(L.LinRot(v, p, n), k)
+    s = L.call(o.poly_add, q, L.call(o.poly_shift, p, k, n), n)
+    return L.Add(L.LinRot(v, q, n), r), L.LinRot(v, s, n), [L.from_source(r), L.varies(v), L.ne(s, "zero")]
+
+
+@r("lin-rot-add-r")
+def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
+    """rot(LinRot(v, p), k) + LinRot(v, q) = LinRot(v, rho^k p + q)  (the other order)"""
+    r = L.Rot(L.LinRot(v, p, n), k)
+    s = L.call(o.poly_add, L.call(o.poly_shift, p, k, n), q, n)
+    return L.Add(r, L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.from_source(r), L.varies(v), L.ne(s, "zero")]
+
+
 @r("lin-ext-invariant")
 def _(L, v: Term, p: Poly, s: Int, n: N):
     """LinRot(v, p)[s] = LinRot(v, p)[0] when rho^s p = p (a full reduction holds its sum in
@@ -331,6 +349,18 @@ def _(L, v: Term, p: Poly, n: N):
     )
 
 
+@r("lin-complement")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p) = LinRot(v, c J) + LinRot(v, p - c J)  (J = sum of all rotations, c the
+    coefficient of most offsets: a full reduction plus a few terms)"""
+    full = L.call(o.complement, p, n, 0)
+    return (
+        L.LinRot(v, p, n),
+        L.Add(L.LinRot(v, full, n), L.LinRot(v, L.call(o.complement, p, n, 1), n)),
+        [L.ne(full, ""), L.ne(L.call(o.canonical, p, n), "")],
+    )
+
+
 @r("lin-mono")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, rho^k) = rot(v, k)"""
@@ -406,8 +436,29 @@ def _(L, v: Term, p: Poly, q: Poly, n: N):
 
 @r("prod-rot")
 def _(L, v: Term, p: Poly, k: Int, n: N):
-    """rot(ProdRot(v, P), k) = ProdRot(v, P + k)"""
-    return L.Rot(L.ProdRot(v, p, n), k), L.ProdRot(v, L.call(o.poly_shift, p, k, n), n)
+    """rot(ProdRot(v, P), k) = ProdRot(v, P + k)  for rotations written in the source (as lin-rot:
+    on the realizations' own rotations a full product, which every rotation fixes, fed its
+    factorizations back into itself: the 32-slot sum-and-product grew 800 -> 20k nodes)"""
+    lhs = L.Rot(L.ProdRot(v, p, n), k)
+    return lhs, L.ProdRot(v, L.call(o.poly_shift, p, k, n), n), [L.from_source(lhs)]
+
+
+@r("prod-rot-merge")
+def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
+    """ProdRot(v, Q) * rot(ProdRot(v, P), k) = ProdRot(v, Q u (P + k))  for disjoint Q, P + k
+    (prod-rot and prod-merge in one step: a product chain grows by one step per iteration
+    instead of two)"""
+    r = L.Rot(L.ProdRot(v, p, n), k)
+    s = L.call(o.set_poly_union, q, L.call(o.poly_shift, p, k, n), n)
+    return L.Mul(L.ProdRot(v, q, n), r), L.ProdRot(v, s, n), [L.ne(s, "")]
+
+
+@r("prod-rot-merge-r")
+def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
+    """rot(ProdRot(v, P), k) * ProdRot(v, Q) = ProdRot(v, (P + k) u Q)  (the other order)"""
+    r = L.Rot(L.ProdRot(v, p, n), k)
+    s = L.call(o.set_poly_union, L.call(o.poly_shift, p, k, n), q, n)
+    return L.Mul(r, L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, "")]
 
 
 @r("prod-factor")

@@ -159,6 +159,19 @@ def register(m: LinearMap) -> str:
     return h
 
 
+def register_part(handle: str, offsets: list[int]) -> str:
+    """The handle of the registered map ``handle`` restricted to the diagonals at ``offsets``,
+    named by the parent's handle and the offsets instead of by content: equal names still mean
+    equal maps, and no diagonal is hashed again (taking a 4096 x 4096 map apart by halves
+    re-hashed all of its diagonals at every level: 9 of 18 s of its load)."""
+    parent = lookup(handle)
+    h = hashlib.sha256(f"part|{handle}|".encode() + np.array(offsets, dtype=np.int64).tobytes())
+    key = "lm" + h.hexdigest()[:24]
+    if key not in _MAPS:
+        _MAPS[key] = restrict(parent, offsets)
+    return key
+
+
 def lookup(handle: str) -> LinearMap:
     try:
         return _MAPS[handle]

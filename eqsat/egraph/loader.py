@@ -12,6 +12,7 @@ values, and extraction places them anew.
 from __future__ import annotations
 
 from eqsat.algebra.slot_keys import dense_key
+from eqsat.egraph import linmap_load
 from eqsat.egraph.vectorize import ChainVectorizer
 from eqsat.ir import MGMT_OPS, Program, VecRef
 
@@ -95,6 +96,10 @@ class Loader(ChainVectorizer):
         elif op == "splat":
             self.node("Splat", a[0], slots, at=i)
         elif op == "linmap":
+            real = linmap_load.realize(self, a[0], str(n.attrs[0]), slots)  # the linmap rules, at load
+            if real is not None:
+                self.name[i] = real
+                return
             self.node("LinMap", a[0], str(n.attrs[0]), slots, at=i)
         else:  # pragma: no cover - ir.Builder rejects unknown ops
             raise ValueError(f"cannot load op {op}")

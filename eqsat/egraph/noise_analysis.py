@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from egglog import RewriteOrRule, String, f64, function, i64, rule, ruleset, set_
 
@@ -64,8 +64,12 @@ from eqsat.term import (
     T,
 )
 
-if TYPE_CHECKING:
-    from eqsat.egraph.session import Session
+
+class _Saturates(Protocol):
+    """What ``run`` needs of an ``eqsat.egraph.session.Session`` (not imported: the session's
+    compiled rule text, ``eqsat.egraph.compiled``, is recorded from this module's ruleset)."""
+
+    def saturate_section(self, name: str) -> None: ...
 
 __all__ = ["ANALYSIS_FUNCTIONS", "NoiseFacts", "facts", "noise_analysis", "run"]
 
@@ -225,9 +229,9 @@ def _rules(a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String, x: f64) -> Ite
     )
 
 
-def run(session: Session) -> None:
-    """Run the analysis to its fixpoint on ``session.egraph`` (after saturation)."""
-    session.egraph.run(noise_analysis.saturate())
+def run(session: _Saturates) -> None:
+    """Run the analysis to its fixpoint on the session's e-graph (after saturation)."""
+    session.saturate_section("noise-analysis")
 
 
 @dataclass

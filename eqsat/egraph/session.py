@@ -1,9 +1,13 @@
 """The runner: one program in one egglog e-graph, saturated under limits, serialized.
 
-In: an IR ``Program``, a schedule (a list of named rulesets from ``eqsat.rules.REGISTRY``)
-and ``Limits``. Out: a ``Session`` holding the egglog ``EGraph`` and its result markers
+In: an IR ``Program``, a schedule (rule families of ``eqsat.rules.REGISTRY``, by family or
+name, or egglog ``Ruleset`` objects) and ``Limits``. Out: a ``Session`` holding the egglog
+e-graph (``egg``, egglog's low-level ``bindings.EGraph``) and its result markers
 (``Root(k)``); ``saturate`` returns a ``RunReport`` with a typed ``StopReason``;
 ``serialize`` gives the JSON that ``eqsat.egraph.view.EGraphView`` reads.
+
+Rules and analyses enter the e-graph as egglog text compiled once (``eqsat.egraph.compiled``),
+and only the sections a run uses; schedules are egglog ``run-schedule`` commands.
 """
 
 from __future__ import annotations
@@ -11,16 +15,19 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
-from egglog import EGraph, Ruleset, back_off, run, unstable_combine_rulesets
+from egglog import bindings
 
-from eqsat import term
+from eqsat.egraph import compiled
 from eqsat.egraph.loader import Loader
 from eqsat.egraph.tables import declarations
 from eqsat.ir import Program
+from eqsat.term import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
 
 
 class StopReason(StrEnum):
@@ -52,7 +59,7 @@ class RunReport:
 LOAD_CHUNK = 256
 
 
-TERM_OPS = term.CONCRETE_OPS | term.SUMMARY_OPS | term.INERT_OPS | {"Root"}
+TERM_OPS = CONCRETE_OPS | SUMMARY_OPS | INERT_OPS | {"Root"}
 
 
 ANALYSIS_PREFIX = "slots-"  # names of the rules of term.slots_analysis
@@ -63,8 +70,11 @@ class Session:
 
     def __init__(self, prog: Program) -> None:
         self.prog = prog
-        self.egraph = EGraph()
-        term.declare(self.egraph)
+        self.egg = bindings.EGraph()
+        self._loaded: set[str] = set()
+        self._combined: dict[tuple[str, ...], str] = {}
+        self._parsed: dict[str, list[Any]] = {}
+        self.require(compiled.section(compiled.TERM))
         loader = Loader(prog)
         self.roots = loader.load()
         self.node_ids = dict(loader.name)  # IR node id -> loader node id (see ``node_classes``)
@@ -73,40 +83,92 @@ class Session:
             self._run_text(declarations())
             self._run_text("\n".join(cmds))
             self._run_text("(run-schedule (saturate (run ld)))\n(run ld-clean 1)")
-        self.egraph.run(term.slots_analysis.saturate())
+        self.analyse()
 
-    def _run_text(self, text: str) -> None:
-        self.egraph._egraph.run_program(*self.egraph._egraph.parse_program(text))
+    def _run_text(self, text: str, cache: bool = False) -> list[Any]:
+        cmds = self._parsed.get(text) if cache else None
+        if cmds is None:
+            cmds = self.egg.parse_program(text)
+            if cache:
+                self._parsed[text] = cmds
+        return self.egg.run_program(*cmds)
+
+    def require(self, sec: compiled.Section) -> str:
+        """Declare ``sec`` (its functions, ruleset and rules) unless it is already; its ruleset's name."""
+        if sec.ident not in self._loaded:
+            self._run_text(sec.text)
+            self._loaded.add(sec.ident)
+        return sec.ident
+
+    def run_schedule(self, schedule: str) -> Any:
+        """Run one egglog schedule (the text inside ``run-schedule``); egglog's run report."""
+        for out in self._run_text(f"(run-schedule {schedule})", cache=True):
+            if isinstance(out, bindings.RunScheduleOutput):
+                return out.report
+        raise RuntimeError("egglog's run-schedule gave no report")
+
+    def saturate_section(self, name: str) -> None:
+        """Declare the compiled section ``name`` (``eqsat.egraph.compiled``) and run its ruleset
+        to saturation (e.g. ``"noise-analysis"``)."""
+        self.run_schedule(f"(saturate (run {self.require(compiled.section(name))}))")
+
+    def analyse(self) -> None:
+        """The slot analyses (``eqsat.term.slots_analysis``) to their fixpoint."""
+        self.run_schedule(f"(saturate (run {compiled.section(compiled.TERM).ident}))")
+
+    def ruleset_name(self, rulesets: Sequence[Any]) -> str:
+        """Declare the rulesets (families, family names or egglog ``Ruleset`` objects) and
+        return the name of one ruleset running them all."""
+        idents = tuple(self.require(_section_of(r)) for r in rulesets)
+        if len(idents) == 1:
+            return idents[0]
+        if idents not in self._combined:
+            name = f"eqsat-combined-{len(self._combined)}"
+            self._run_text(f"(unstable-combined-ruleset {name} {' '.join(idents)})")
+            self._combined[idents] = name
+        return self._combined[idents]
+
+    def step(self, rulesets: Sequence[Any], match_limit: int = 0) -> str:
+        """The schedule of one iteration: the analyses to saturation, then one run of the rules
+        (with ``match_limit`` > 0 under egglog's back-off scheduler, as ``egglog.back_off``)."""
+        combined = self.ruleset_name(rulesets)
+        analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
+        if match_limit > 0:
+            return (f"(seq (let-scheduler eqsat-bo (back-off :match-limit {match_limit} :ban-length 2)) "
+                    f"{analysis} (run-with eqsat-bo {combined}))")
+        return f"(seq {analysis} (run {combined}))"
 
     def size(self) -> int:
         """E-nodes of the term language (analysis tables such as ``slots`` are not counted)."""
-        return sum(size for fn, size in self.egraph.all_function_sizes() if str(fn) in TERM_OPS)
+        for out in self._run_text("(print-size)", cache=True):
+            if isinstance(out, bindings.PrintAllFunctionsSize):
+                return sum(size for fn, size in out.sizes if fn in TERM_OPS)
+        raise RuntimeError("egglog's print-size gave no sizes")
 
-    def saturate(self, rulesets: list[Ruleset], limits: Limits) -> RunReport:
-        """Run the rulesets (after the analyses, every iteration) until a limit or saturation."""
+    def saturate(self, rulesets: Sequence[Any], limits: Limits) -> RunReport:
+        """Run the rulesets (after the analyses, every iteration) until a limit or saturation.
+        ``rulesets``: rule families (``eqsat.rules.resolve``), their names, or egglog rulesets."""
         start = time.perf_counter()
         matches: dict[str, int] = {}
         if not rulesets:
             return RunReport(StopReason.SATURATED, 0, self.size(), 0.0, matches)
-        combined = rulesets[0] if len(rulesets) == 1 else unstable_combine_rulesets(*rulesets)
         # our rules contain no raw associativity/commutativity, so by default every rule runs on
         # every match; egglog's back-off scheduler (4x slower per iteration here) is opt-in
-        scheduler = back_off(match_limit=limits.match_limit, ban_length=2) if limits.match_limit > 0 else None
-        step = run(term.slots_analysis).saturate() + run(combined, scheduler=scheduler)  # type: ignore[arg-type]
+        backoff = limits.match_limit > 0
+        step = self.step(rulesets, limits.match_limit)
         stop = StopReason.ITERATION_LIMIT
         it = 0
         quiet = 0
         while it < limits.iterations:
             it += 1
-            rep = self.egraph.run(step)
-            for rdecl, cnt in rep.num_matches_per_rule.items():
-                name = getattr(rdecl, "name", None) or str(rdecl)[:40]
+            rep = self.run_schedule(step)
+            for name, cnt in rep.num_matches_per_rule.items():
                 if cnt and not name.startswith(ANALYSIS_PREFIX):  # report rewrites, not analyses
                     matches[name] = matches.get(name, 0) + cnt
             # the back-off scheduler may ban rules for an iteration: then only report
             # saturation after two quiet iterations in a row
             quiet = quiet + 1 if not rep.updated else 0
-            if quiet >= (2 if scheduler is not None else 1):
+            if quiet >= (2 if backoff else 1):
                 stop = StopReason.SATURATED
                 break
             if self.size() > limits.nodes:
@@ -115,7 +177,7 @@ class Session:
             if time.perf_counter() - start > limits.time_s:
                 stop = StopReason.TIME_LIMIT
                 break
-        self.egraph.run(term.slots_analysis.saturate())
+        self.analyse()
         return RunReport(stop, it, self.size(), time.perf_counter() - start, matches)
 
     def node_classes(self, js: dict[str, object]) -> dict[int, str]:
@@ -129,5 +191,16 @@ class Session:
         return out
 
     def serialize(self) -> dict[str, object]:
-        ser = self.egraph._egraph.serialize([], max_functions=None, max_calls_per_function=None)
+        ser = self.egg.serialize([], max_functions=None, max_calls_per_function=None)
         return json.loads(ser.to_json())  # type: ignore[no-any-return]
+
+
+def _section_of(r: Any) -> compiled.Section:
+    """The compiled section of a rule family, a family name or an egglog ``Ruleset``."""
+    if isinstance(r, str):
+        return compiled.section(r)
+    if hasattr(r, "specs"):  # a RuleFamily: its cached text when it is the registered family
+        from eqsat.rules import REGISTRY
+
+        return compiled.section(r.name) if REGISTRY.get(r.name) is r else compiled.ruleset_section(r.ruleset)
+    return compiled.ruleset_section(r)

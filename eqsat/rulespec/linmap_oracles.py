@@ -21,12 +21,33 @@ import numpy as np
 from eqsat.algebra import linmap, rotpoly
 
 
-def _resolve(h: str, n: int) -> tuple[linmap.LinearMap, linmap.Plan | None] | None:
+def _resolve(h: str, n: int) -> tuple[linmap.LinearMap, str] | None:
+    """The map of ``h`` and its pin (``""``: unpinned), or None (unknown handle, malformed pin,
+    other slot count). The pinned plan itself is computed only where a step needs it
+    (``_plan``): planning every part of a 4096 x 4096 map re-rolled all its diagonals per level."""
+    base, pin = linmap.split_handle(h)
     try:
-        m, plan = linmap.resolve(h)
+        m = linmap.lookup(base)
     except KeyError:
         return None
-    return (m, plan) if m.n == n else None
+    if pin and _pin_step(pin) is None:
+        return None
+    return (m, pin) if m.n == n else None
+
+
+def _pin_step(pin: str) -> tuple[int, bool] | None:
+    """``(step, centered)`` of a pin (step 0: direct), None when malformed (as ``linmap.resolve``)."""
+    if pin == "@d":
+        return 0, False
+    if pin.startswith("@b") and pin[-1:] in ("c", "f") and pin[2:-1].isdigit() and int(pin[2:-1]) >= 1:
+        return int(pin[2:-1]), pin[-1] == "c"
+    return None
+
+
+def _plan(h: str) -> linmap.Plan:
+    plan = linmap.resolve(h)[1]
+    assert plan is not None  # only called on pinned handles
+    return plan
 
 
 @cache
@@ -34,7 +55,7 @@ def plan_handle(h: str, n: int, j: int) -> str:
     """The j-th pinned plan (``eqsat.algebra.linmap.pinned_candidates``) of an unpinned handle
     with two or more diagonals, else ``""``."""
     r = _resolve(h, n)
-    if r is None or r[1] is not None or len(r[0].diags) < 2:
+    if r is None or r[1] or len(r[0].diags) < 2:
         return ""
     cands = linmap.pinned_candidates(h)
     return cands[j] if j < len(cands) else ""
@@ -47,14 +68,11 @@ def _register_pinned(m: linmap.LinearMap, pin: str) -> str:
 @cache
 def _halves(h: str, n: int) -> tuple[str, str]:
     r = _resolve(h, n)
-    if r is None or r[1] is None:
+    if r is None or not r[1]:
         return "", ""
-    m, plan = r[0], r[1]
-    pin = linmap.split_handle(h)[1]
-    if plan.kind == "bsgs":
-        gs = linmap.giant_steps(m, plan.step, pin.endswith("c"))
-    else:
-        gs = np.zeros(len(m.offsets), dtype=np.int64)
+    m, pin = r
+    step, centered = _pin_step(pin)  # type: ignore[misc]
+    gs = linmap.giant_steps(m, step, centered) if step else np.zeros(len(m.offsets), dtype=np.int64)
     giants = sorted(set(gs.tolist()))
     if len(giants) >= 2:
         first = set(giants[: len(giants) // 2])
@@ -63,8 +81,10 @@ def _halves(h: str, n: int) -> tuple[str, str]:
         a = m.offsets[: len(m.offsets) // 2]
     else:
         return "", ""
-    b = [d for d in m.offsets if d not in set(a)]
-    return _register_pinned(linmap.restrict(m, a), pin), _register_pinned(linmap.restrict(m, b), pin)
+    in_a = set(a)
+    b = [d for d in m.offsets if d not in in_a]
+    base = linmap.split_handle(h)[0]
+    return linmap.register_part(base, a) + pin, linmap.register_part(base, b) + pin
 
 
 def half(h: str, n: int, which: int) -> str:
@@ -75,9 +95,12 @@ def half(h: str, n: int, which: int) -> str:
 @cache
 def _giant(h: str, n: int) -> tuple[int, str]:
     r = _resolve(h, n)
-    if r is None or r[1] is None:
+    if r is None or not r[1]:
         return 0, ""
-    plan = r[1]
+    step, centered = _pin_step(r[1])  # type: ignore[misc]
+    if not step or len(set(linmap.giant_steps(r[0], step, centered).tolist()) - {0}) != 1:
+        return 0, ""  # direct plans have the one giant step 0; plan only single-giant parts
+    plan = _plan(h)
     if len(plan.giants) != 1 or plan.giants[0][0] == 0:
         return 0, ""
     g, terms = plan.giants[0]
@@ -125,7 +148,7 @@ def uniform_key(h: str, n: int) -> str:
     """The rotation-polynomial key of an unpinned map whose every diagonal is one integer
     repeated (shift-invariant: a ``LinRot``), else ``""``."""
     r = _resolve(h, n)
-    if r is None or r[1] is not None or not r[0].diags:
+    if r is None or r[1] or not r[0].diags:
         return ""
     p = linmap.uniform_poly(r[0])
     if p is None:

@@ -156,6 +156,32 @@ def half(a: str, n: int, which: int) -> str:
 
 
 @cache
+def _complement(a: str, n: int) -> tuple[str, str]:
+    """``(c * J, p - c * J)`` for ``J`` the sum of all ``n`` rotations and ``c`` the coefficient
+    that more than half of the ``n`` offsets share (zero offsets included), when ``c != 0`` and
+    ``p != c * J``; else ``("", "")``. The remainder has fewer terms than ``p`` and ``c * J``
+    is a full reduction (``log2 n`` rotations): a sum of all slots but a few, or a chain of
+    subtractions ``v0 - v1 - ... = 2 v0 - sum(v)``."""
+    p: dict[int, int] = {}
+    for k, c in _poly(a, n).items():  # keys may be centered (negative offsets)
+        p[k % n] = p.get(k % n, 0) + c
+    counts: dict[int, int] = {}
+    for k in range(n):
+        c = p.get(k, 0)
+        counts[c] = counts.get(c, 0) + 1
+    c, cnt = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
+    if c == 0 or 2 * cnt <= n or cnt == n:
+        return "", ""
+    rest = {k: p.get(k, 0) - c for k in range(n) if p.get(k, 0) != c}
+    return _key(dict.fromkeys(range(n), c), n), _key(rest, n)
+
+
+def complement(a: str, n: int, which: int) -> str:
+    """Part ``which`` of ``_complement``: 0 the full reduction ``c * J``, 1 the remainder."""
+    return _complement(a, n)[which]
+
+
+@cache
 def _factor_pairs(a: str, n: int) -> tuple[tuple[str, str], ...]:
     p = _poly(a, n)
     out: list[tuple[str, str]] = []

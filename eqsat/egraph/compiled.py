@@ -1,0 +1,164 @@
+"""The egglog program text of the term language, the analyses and the rule families, compiled once.
+
+In: section names -- ``"term"`` (sort ``T``, its constructors, the ``slots`` analysis),
+``"noise-analysis"`` (``eqsat.egraph.noise_analysis``) and every rule family of
+``eqsat.rules.REGISTRY`` by its name -- or an egglog ``Ruleset`` object built elsewhere.
+Out: ``section(name)``, a ``Section``: the egglog text that declares what the section adds
+(functions, one ruleset and its rules) and the egglog name of its ruleset (``ident``).
+
+Why: turning the rule definitions into egglog through egglog's Python API
+(``eqsat.rulespec.spec.to_egglog``, then egglog's conversion of every expression into a
+command) cost 1-6 s at every start of the CLI and about 0.4 s for every new e-graph, before
+any work on the program. The same commands as text parse and register in a fraction of
+that. The text is what egglog's Python API itself sends (recorded from an ``EGraph`` with
+``save_egglog_string``), so the rules run exactly as they did; the oracles a rule calls are
+the ``py-object`` references egglog pickles (module functions, pickled by name).
+
+The sections are built together on first use and cached in one JSON file per *key*: a hash
+of egglog's version and of the source of every module that defines the text (the term
+language, the rule specs and oracles, the rule families, the algebra the oracles call, the
+noise analysis and this file). Any edit to those gives a new key, so a stale text is never
+read. The cache lives in ``$EQSAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/eqsat``, else
+``~/.cache/eqsat``; when it cannot be written the sections are kept for the process only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Section:
+    """egglog text declaring one ruleset (and the functions it adds), and the ruleset's name."""
+
+    text: str
+    ident: str
+
+
+TERM = "term"
+NOISE = "noise-analysis"
+
+_MEMO: dict[str, Section] = {}
+_ADHOC: dict[int, tuple[Any, Section]] = {}
+
+
+_ROOT = Path(__file__).resolve().parent.parent  # the eqsat package
+
+
+def _package_dirs() -> list[Path]:
+    import eqsat.rules
+
+    return [_ROOT / "rulespec", _ROOT / "algebra", Path(eqsat.rules.__file__).resolve().parent]
+
+
+def _source_files() -> list[Path]:
+    root = _ROOT
+    files = [root / "term.py", root / "egraph" / "noise_analysis.py", Path(__file__).resolve()]
+    for d in _package_dirs():
+        files += sorted(d.glob("*.py"))
+    return files
+
+
+def cache_key() -> str:
+    """A hash of egglog's version and the source text of everything that defines the sections."""
+    h = hashlib.sha256(f"v{CACHE_VERSION}|egglog {importlib.metadata.version('egglog')}|".encode())
+    for f in _source_files():
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:20]
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("EQSAT_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "eqsat"
+
+
+def _strip_runs(text: str) -> str:
+    """The recorded commands without the ``run-schedule`` that made egglog register them."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith("(run-schedule"))
+
+
+def _record(ruleset: Any | None) -> Section:
+    """The text egglog's Python API sends to declare ``ruleset`` on a fresh e-graph holding the
+    term language (``None``: the term language itself)."""
+    from egglog import EGraph
+
+    from eqsat import term
+
+    eg = EGraph(save_egglog_string=True)
+    term.declare(eg)
+    base = eg._state.egraph.commands() or ""
+    if ruleset is None:
+        return Section(_strip_runs(base), str(term.slots_analysis.ident))
+    eg.run(ruleset)  # on the empty e-graph: registers the rules, matches nothing
+    full = eg._state.egraph.commands() or ""
+    if not full.startswith(base):
+        raise RuntimeError("egglog's recorded commands are not append-only")
+    return Section(_strip_runs(full[len(base):]), str(ruleset.ident))
+
+
+def _build() -> dict[str, Section]:
+    from eqsat.egraph.noise_analysis import noise_analysis
+    from eqsat.rules import REGISTRY
+
+    out = {TERM: _record(None), NOISE: _record(noise_analysis)}
+    for name, fam in REGISTRY.items():
+        out[name] = _record(fam.ruleset)
+    return out
+
+
+def _load_or_build() -> None:
+    key = cache_key()
+    path = cache_dir() / f"rules-{key}.json"
+    try:
+        data = json.loads(path.read_text())
+        _MEMO.update({k: Section(v["text"], v["ident"]) for k, v in data.items()})
+        return
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    built = _build()
+    _MEMO.update(built)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".rules-", suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump({k: {"text": s.text, "ident": s.ident} for k, s in built.items()}, f)
+        os.replace(tmp, path)  # atomic: parallel processes never read half a file
+    except OSError:
+        pass  # an unwritable cache: the sections stay in this process only
+
+
+def section(name: str) -> Section:
+    """The section ``name`` (``"term"``, ``"noise-analysis"`` or a rule family's name)."""
+    if not _MEMO:
+        _load_or_build()
+    try:
+        return _MEMO[name]
+    except KeyError:
+        raise KeyError(f"no compiled section {name!r} (known: {', '.join(sorted(_MEMO))})") from None
+
+
+def ruleset_section(ruleset: Any) -> Section:
+    """The section of an egglog ``Ruleset`` object: a family's cached one when it is a
+    family's ruleset, else recorded now (kept for the process)."""
+    ident = str(ruleset.ident)
+    section(TERM)  # reads (or builds) the cache
+    for sec in _MEMO.values():
+        if sec.ident == ident:
+            return sec
+    hit = _ADHOC.get(id(ruleset))
+    if hit is None or hit[0] is not ruleset:
+        hit = (ruleset, _record(ruleset))
+        _ADHOC[id(ruleset)] = hit
+    return hit[1]
