@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -32,7 +33,9 @@ class StopReason(StrEnum):
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on saturation.  Each is checked after every iteration."""
+    """Bounds on saturation, checked after every iteration.  ``time_s`` is also the budget of a
+    whole ``eqsat.pipeline.optimize`` call, which gives saturation a share of it and enforces
+    that share inside an iteration too (``eqsat.egraph.guard``)."""
 
     iterations: int = 40
     nodes: int = 400_000
@@ -47,6 +50,9 @@ class RunReport:
     nodes: int
     time_s: float
     rule_matches: dict[str, int] = field(default_factory=dict)
+    #: stopped from outside, inside an iteration (``eqsat.egraph.guard``): the e-graph is the
+    #: one of the last complete iteration
+    interrupted: bool = False
 
 
 LOAD_CHUNK = 256
@@ -82,8 +88,12 @@ class Session:
         """E-nodes of the term language (analysis tables such as ``slots`` are not counted)."""
         return sum(size for fn, size in self.egraph.all_function_sizes() if str(fn) in TERM_OPS)
 
-    def saturate(self, rulesets: list[Ruleset], limits: Limits) -> RunReport:
-        """Run the rulesets (after the analyses, every iteration) until a limit or saturation."""
+    def saturate(
+        self, rulesets: list[Ruleset], limits: Limits, after_iteration: Callable[[RunReport], None] | None = None
+    ) -> RunReport:
+        """Run the rulesets (after the analyses, every iteration) until a limit or saturation.
+        ``after_iteration`` sees the report so far after every iteration that does not stop
+        (``eqsat.egraph.guard`` checkpoints the e-graph there)."""
         start = time.perf_counter()
         matches: dict[str, int] = {}
         if not rulesets:
@@ -115,6 +125,9 @@ class Session:
             if time.perf_counter() - start > limits.time_s:
                 stop = StopReason.TIME_LIMIT
                 break
+            if after_iteration is not None:
+                after_iteration(RunReport(StopReason.TIME_LIMIT, it, self.size(), time.perf_counter() - start,
+                                          dict(matches)))
         self.egraph.run(term.slots_analysis.saturate())
         return RunReport(stop, it, self.size(), time.perf_counter() - start, matches)
 
