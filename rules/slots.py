@@ -242,13 +242,15 @@ def _(L, v: Term, p: Poly, q: Poly, n: N):
 def _(L, a: Term, b: Term, p: Poly, n: N):
     """LinRot(a, p) + LinRot(b, p) = LinRot(a + b, p)  (one reduction of the sum of two
     vectors instead of two reductions: the same polynomial is linear in its base)"""
-    return L.Add(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Add(a, b), p, n), [L.ne(a, b), L.varies(a), L.varies(b)]
+    return (L.Add(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Add(a, b), p, n),
+            [L.ne(a, b), L.varies(a), L.varies(b)])
 
 
 @r("lin-pull-sub")
 def _(L, a: Term, b: Term, p: Poly, n: N):
     """LinRot(a, p) - LinRot(b, p) = LinRot(a - b, p)"""
-    return L.Sub(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Sub(a, b), p, n), [L.ne(a, b), L.varies(a), L.varies(b)]
+    return (L.Sub(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Sub(a, b), p, n),
+            [L.ne(a, b), L.varies(a), L.varies(b)])
 
 
 @r("lin-neg")
@@ -294,7 +296,8 @@ def _(L, v: Term, p: Poly, k: Int, t: SetKey, n: N):
     """LinRot(v, p) = rot(LinRot(v, q), s) with q centered on offset 0 (for gathered cores)"""
     s = L.call_int(o.centered_shift, p, n)
     lin = L.LinRot(v, p, n)
-    return lin, L.Rot(L.LinRot(v, L.call(o.centered_core, p, n), n), s), [L.exists(L.Gather(lin, k, t, n)), L.ne(s, 0), L.varies(v)]
+    return (lin, L.Rot(L.LinRot(v, L.call(o.centered_core, p, n), n), s),
+            [L.exists(L.Gather(lin, k, t, n)), L.ne(s, 0), L.varies(v)])
 
 
 @r("lin-factor-0")
@@ -348,7 +351,8 @@ def _(L, v: Term, p: Poly, n: N):
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, -rho^k) = -LinRot(v, rho^k)"""
     k = L.call_int(o.single_offset, p, n)
-    return L.LinRot(v, p, n), L.Neg(L.LinRot(v, L.call(o.mono, k, 1, n), n)), [L.ne(L.call(o.single_is, p, n, -1), ""), L.varies(v)]
+    return (L.LinRot(v, p, n), L.Neg(L.LinRot(v, L.call(o.mono, k, 1, n), n)),
+            [L.ne(L.call(o.single_is, p, n, -1), ""), L.varies(v)])
 
 
 @r("lin-scaled-mono")
