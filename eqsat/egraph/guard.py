@@ -38,6 +38,7 @@ from pathlib import Path
 from egglog import Ruleset
 
 from eqsat import term
+from eqsat.algebra import linmap
 from eqsat.egraph import noise_analysis
 from eqsat.egraph.session import Limits, RunReport, Session, StopReason
 from eqsat.errors import InternalError
@@ -66,6 +67,8 @@ class Built:
     analysed: bool
     timings: dict[str, float] = field(default_factory=dict)
     stopped_in: str | None = None  # "load" or "saturate" when a limit cut that stage short
+    #: the linear-map and plaintext-vector handles the e-graph refers to (``eqsat.algebra.linmap``)
+    handles: tuple[dict[str, object], dict[str, object]] = field(default_factory=lambda: ({}, {}))
 
 
 def build(prog: Program, rulesets: list[Ruleset], limits: Limits, analysis_nodes: float,
@@ -97,7 +100,21 @@ def _finish(session: Session, run: RunReport, analysis_nodes: float) -> Built:
         noise_analysis.run(session)
     js = session.serialize()
     stopped = "saturate" if run.stop_reason in (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT) else None
-    return Built(run, js, list(session.roots), size, analysed, {"serialize": time.perf_counter() - t0}, stopped)
+    return Built(run, js, list(session.roots), size, analysed, {"serialize": time.perf_counter() - t0}, stopped,
+                 _new_handles())  # type: ignore[arg-type]
+
+
+#: the handle keys the caller already had when the worker was forked (None: in the caller)
+_KNOWN: tuple[set[str], set[str]] | None = None
+
+
+def _new_handles() -> tuple[dict[str, object], dict[str, object]]:
+    """The linear-map and vector handles registered in this worker (the caller lacks them)."""
+    if _KNOWN is None:
+        return {}, {}
+    maps, vectors = linmap.registry()
+    return ({k: v for k, v in maps.items() if k not in _KNOWN[0]},
+            {k: v for k, v in vectors.items() if k not in _KNOWN[1]})
 
 
 def _rss(pid: int) -> int:
@@ -126,6 +143,9 @@ class _Supervisor:
         start = time.perf_counter()
         pid = os.fork()
         if pid == 0:  # the worker: never returns
+            global _KNOWN
+            maps, vectors = linmap.registry()
+            _KNOWN = (set(maps), set(vectors))
             os.close(msg_r)
             os.close(go_w)
             _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, go_r, self.tmp).main()
@@ -211,6 +231,7 @@ class _Supervisor:
         if m["ev"] == "error":
             raise payload
         built: Built = payload
+        linmap.merge_registry(*built.handles)  # type: ignore[arg-type]
         load_s = (loaded_at - start) if loaded_at is not None else 0.0
         built.timings = {"load": load_s, "saturate": built.run.time_s, **built.timings}
         return built
