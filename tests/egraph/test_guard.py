@@ -106,6 +106,7 @@ def test_a_worker_error_reaches_the_caller_as_itself() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # generating, parsing and printing 100k ops with xDSL take minutes
 def test_a_100k_op_program_goes_through_within_its_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Issue 13: a 100,000-op program took 115 s and 5.1 GB, then reported a relinearization
     ILP time-out as "infeasible"; ``--time-limit 5`` still took 178 s.  Now it returns a
