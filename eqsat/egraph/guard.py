@@ -153,6 +153,11 @@ class _Supervisor:
         os.close(go_r)
         try:
             return self._follow(pid, msg_r, go_w, start)
+        except BaseException:  # Ctrl-C, a worker error: the worker must not outlive the call
+            with contextlib.suppress(OSError, ChildProcessError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            raise
         finally:
             for fd in (msg_r, go_w):
                 with contextlib.suppress(OSError):
