@@ -39,7 +39,7 @@ class Limits:
 
     iterations: int = 40
     nodes: int = 400_000
-    time_s: float = 20.0
+    time_s: float = 30.0  # the whole call; saturation gets 75% of what is left after loading
     match_limit: int = 0  # > 0: egglog's back-off scheduler with this many matches per rule per iteration
 
 
