@@ -251,7 +251,9 @@ def varies(t: T) -> i64:
     summaries (``LinRot``, ``ProdRot``, ``Gather``) require it of their base too: a base
     proven 0 (``x * 0`` in a slot) puts ``0 + 0`` in the class of 0, and ``lin-add`` then
     added every pair of its polynomials, every iteration (65k matches in iteration 12, the
-    next one past 18 min and 3.8 GB, on an 8-slot random program)."""
+    next one past 18 min and 3.8 GB, on an 8-slot random program).  Summaries themselves
+    get no value here: giving them one let the realignment rules fire on them and cost
+    rotations (sums of 8 and 16 slots: 4 and 5 rotations instead of 3 and 4)."""
 
 
 # Why the leaf-value facts exist: a rule pattern such as ``Add(Add(a, Num(i, n)), Num(j, n))``
@@ -311,13 +313,6 @@ def _slots_rules(
         set_(varies(Ins(a, b, k))).to(c.max(x2)))
     yield rule(Place(a, k, n), varies(a) == c, name="slots-varies-place").then(set_(varies(Place(a, k, n))).to(c))
     yield rule(Splat(a, n), varies(a) == c, name="slots-varies-splat").then(set_(varies(Splat(a, n))).to(c))
-    # a summary varies with its base: when the base joins a constant's class (``x - x``), the
-    # summaries built on it must stop combining (see ``varies``)
-    for label, make3 in (("linrot", LinRot), ("linmap", LinMap), ("prodrot", ProdRot)):
-        yield rule(make3(a, s, n), varies(a) == c, name=f"slots-varies-{label}").then(
-            set_(varies(make3(a, s, n))).to(c))
-    yield rule(Gather(a, k, s, n), varies(a) == c, name="slots-varies-gather").then(
-        set_(varies(Gather(a, k, s, n))).to(c))
     yield rule(Num(c, n), name="slots-num-val").then(set_(num_val(Num(c, n))).to(c))
     yield rule(NumF(x, n), name="slots-numf-val").then(set_(numf_val(NumF(x, n))).to(x))
     yield rule(Mask(s, n), name="slots-mask-key").then(set_(leaf_key(Mask(s, n))).to(s))
