@@ -143,7 +143,8 @@ def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = No
 
             res = optimize_layouts(prog, scheme, args.layouts, **kwargs)
         else:
-            res = optimize(prog, scheme, progress=progress, **kwargs)
+            # --time-limit bounds the whole command, parsing included
+            res = optimize(prog, scheme, progress=progress, deadline=t0 + kwargs["limits"].time_s, **kwargs)
     res.report["timings"] = {"parse": round(t_parse, 4), **res.report.get("timings", {})}  # type: ignore[dict-item]
     res.report.setdefault("scheme", scheme)
     for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
@@ -348,7 +349,8 @@ def build_parser() -> argparse.ArgumentParser:
         d = Limits()
         p.add_argument("--node-limit", type=int, dest="node_limit", help=f"e-node limit (default: {d.nodes})")
         p.add_argument("--time-limit", type=float, dest="time_limit",
-                       help=f"saturation time limit in seconds (default: {d.time_s})")
+                       help=f"time limit in seconds for the whole command: parsing, saturation (a share), "
+                            f"extraction, placement, checks (default: {d.time_s})")
         p.add_argument("--iteration-limit", type=int, dest="iteration_limit",
                        help=f"saturation iteration limit (default: {d.iterations})")
         p.add_argument(

@@ -11,12 +11,13 @@ scheme it must be legal under the noise model.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from eqsat.egraph import compiled, noise_analysis
-from eqsat.egraph.session import Limits, RunReport, Session
+from eqsat.egraph import compiled, guard, noise_analysis
+from eqsat.egraph.session import Limits, RunReport, StopReason
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
 from eqsat.extract.dag import ExtractionError, greedy_dag, refine, to_program
@@ -142,6 +143,7 @@ def optimize(
     bootstrap: bool = False,
     progress: Callable[[str], None] | None = None,
     verify: str = "random",
+    deadline: float | None = None,
 ) -> OptimizeResult:
     """Optimize ``prog``; see the module docstring.
 
@@ -162,6 +164,14 @@ def optimize(
     mod t); ``"encrypted"`` also runs both through the executor (BGV, or CKKS for float
     programs; noisy programs run under BGV) on the same inputs and requires both to decrypt
     to the reference; ``"off"`` skips the comparison (the noise check still runs).
+
+    ``limits.time_s`` bounds the whole call (``deadline``, a ``time.perf_counter()`` value,
+    overrides it, e.g. to count the CLI's parsing): saturation gets ``SATURATION_SHARE`` of
+    the time left after loading -- a hard bound, also inside an iteration
+    (``eqsat.egraph.guard``) -- and the extraction and placement ILPs get what is left, with
+    their greedy/eager answers as fallbacks.  The report's ``stop_stage`` names the stage a
+    limit cut short (load, saturate, extract, place), and ``stop_reason`` is ``time_limit``
+    when the time ran out after saturation.  The random-input check always runs.
     """
     from eqsat import mgmt
     from eqsat.extract.ilp import ilp_extract
@@ -175,6 +185,14 @@ def optimize(
         raise ValueError(f"unknown extraction '{extraction}' (auto, greedy or ilp)")
     start = time.perf_counter()
     prog = _for_scheme(prog, scheme)
+    limits = limits or Limits()
+    if deadline is None:
+        deadline = start + limits.time_s
+
+    def left() -> float:
+        return deadline - time.perf_counter()
+
+    stopped_in: str | None = None
     timings: dict[str, float] = {}
     clock = [start]
 
@@ -187,37 +205,57 @@ def optimize(
 
     cost_table = table(scheme, costs)
     families = resolve(rules)
-    limits = limits or Limits()
     for f in families:
         compiled.section(f.name)  # the rules' egglog text: cached on disk, built on first use
     lap("rules")
-    session = Session(prog)
-    lap("load")
-    run = session.saturate(families, limits)
-    lap("saturate")
-    analyse = scheme == "noisy" or max_level is not None or session.size() <= ANALYSIS_AUTO_NODES
-    t_analysis = time.perf_counter()
-    if analyse:
-        noise_analysis.run(session)
-    js = session.serialize()
-    view = EGraphView(js)
-    roots = [view.root(k) for k in session.roots]
-    floors: dict[str, object] = {}
-    if analyse:
-        floors = dict(noise_analysis.facts(js, view).roots(roots))
-        floors["time_s"] = round(time.perf_counter() - t_analysis, 4)
-        _check_level_floor(floors, scheme, max_level, bootstrap)
+    analysis_nodes = math.inf if scheme == "noisy" or max_level is not None else ANALYSIS_AUTO_NODES
+    # the saturation budget: its share of the time left (the rest is for extraction onwards)
+    sat_limits = replace(limits, time_s=min(limits.time_s, SATURATION_SHARE * max(0.0, left())))
+    built = guard.build(prog, families, sat_limits, analysis_nodes, deadline)
+    for stage in ("load", "saturate"):
+        timings[stage] = round(built.timings.get(stage, 0.0), 4)
+        if progress is not None:
+            progress(f"{stage} done ({timings[stage]:.2f} s)")
+    timings["analyze"] = round(built.timings.get("serialize", 0.0), 4)  # the e-graph analysis, in the stage
+    clock[0] = time.perf_counter()
+    run, stopped_in = built.run, built.stopped_in
     source = mgmt.strip_mgmt(prog)
-    use_ilp = extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES)
     info: dict[str, object] = {}
+    floors: dict[str, object] = {}
+    view: EGraphView | None = None
+    if built.js is not None:
+        t_analysis = time.perf_counter()
+        js = built.js
+        view = EGraphView(js)
+        roots = [view.root(k) for k in built.roots]
+        if built.analysed:
+            floors = dict(noise_analysis.facts(js, view).roots(roots))
+            floors["time_s"] = round(time.perf_counter() - t_analysis, 4)
+            _check_level_floor(floors, scheme, max_level, bootstrap)
+    use_ilp = view is not None and (extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES))
+
+    def ilp_time() -> float:
+        """The ILP's time limit: its own, or what is left of the call when that is less."""
+        return max(MIN_ILP_S, min(ilp_time_limit, 0.8 * left()))
+
+    if use_ilp and left() < MIN_ILP_S:
+        use_ilp, stopped_in = False, stopped_in or "extract"  # no time left for an ILP: greedy
+    ilp_time_limit_asked = ilp_time_limit
     lap("analyze")
     try:
-        if scheme == "noisy":
-            after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_time_limit)
+        if view is None:  # the deadline passed while loading: the source program is the result
+            method = "none"
+            lap("extract")
+            if scheme == "noisy":
+                after_prog = noise.encode_plain_operands(solve_placement(source, time_limit=ilp_time())[0])
+            else:
+                after_prog = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap, time_limit=ilp_time())
+        elif scheme == "noisy":
+            after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_time())
             method = "ilp-noisy" if "fallback" not in info else "greedy"
             lap("extract")
             # the source with optimal placement is always a candidate
-            placed, _ = solve_placement(source, time_limit=ilp_time_limit)
+            placed, _ = solve_placement(source, time_limit=ilp_time())
             if cost_table.total(op_counts(placed)) < cost_table.total(op_counts(after_prog)):
                 after_prog = placed
             # the article's form: plaintext operands encoded, as printed (report = re-read)
@@ -229,24 +267,25 @@ def optimize(
                 # the cheapest program that fits the level budget, bootstraps priced in
                 leveled, info = ilp_extract_levels(
                     view, roots, cost_table, scheme, max_level, bootstrap=bootstrap,
-                    time_limit=ilp_time_limit, warm=greedy)
+                    time_limit=ilp_time(), warm=greedy)
                 if leveled is not None:
                     choice, method = leveled, "ilp-levels"
                 elif info.get("status") == "infeasible":
                     raise InfeasibleError(f"no program in the e-graph fits {max_level} levels")
             elif use_ilp:
-                choice, info = ilp_extract(view, roots, cost_table, time_limit=ilp_time_limit, warm=greedy)
+                choice, info = ilp_extract(view, roots, cost_table, time_limit=ilp_time(), warm=greedy)
                 method = "ilp" if "fallback" not in info else "greedy"
             extracted = to_program(view, choice, roots, prog).compact()
             lap("extract")
             if max_level is None:
                 if cost_table.total(op_counts(extracted)) > cost_table.total(op_counts(source)):
                     extracted = source  # never return something costlier than what came in
-                after_prog = mgmt.manage(extracted, scheme, max_level, bootstrap=bootstrap)
+                after_prog = mgmt.manage(extracted, scheme, max_level, bootstrap=bootstrap, time_limit=ilp_time())
             else:  # under a budget compare with management (levels, bootstraps) paid
-                after_prog = mgmt.manage(extracted, scheme, max_level, bootstrap=bootstrap)
+                after_prog = mgmt.manage(extracted, scheme, max_level, bootstrap=bootstrap, time_limit=ilp_time())
                 try:
-                    managed_source = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap)
+                    managed_source = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap,
+                                                 time_limit=ilp_time())
                 except mgmt.PlacementError:
                     managed_source = None
                 if managed_source is not None and (
@@ -269,9 +308,12 @@ def optimize(
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
     before_prog, before_managed = prog, False
-    if scheme != "noisy" and not _has_mgmt(prog):
+    if view is None and scheme != "noisy" and not _has_mgmt(prog):
+        before_prog, before_managed = after_prog, True  # the source, managed once
+    elif scheme != "noisy" and not _has_mgmt(prog):
         try:
-            before_prog, before_managed = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap), True
+            before_prog, before_managed = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap,
+                                                      time_limit=ilp_time()), True
         except mgmt.PlacementError:
             before_prog = prog
     after_prog = as_printed(after_prog)
@@ -285,9 +327,9 @@ def optimize(
                         f"{after_prog.nodes[i].type.elem} (the declared width is a promise that values fit)")
         try:
             if scheme == "noisy":
-                after_prog = noise.encode_plain_operands(solve_placement(source, time_limit=ilp_time_limit)[0])
+                after_prog = noise.encode_plain_operands(solve_placement(source, time_limit=ilp_time())[0])
             else:
-                after_prog = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap)
+                after_prog = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap, time_limit=ilp_time())
         except (noise.NoiseError, mgmt.PlacementError) as e:
             raise InfeasibleError(str(e)) from None
         after = summarize(after_prog, cost_table, scheme, managed=scheme != "noisy")
@@ -295,7 +337,9 @@ def optimize(
     if scheme == "noisy" and before["noise"]["legal"] and after["cost"] > before["cost"]:  # type: ignore[index, operator]
         after_prog, after = before_prog, before  # never return something costlier than what came in
     verified: dict[str, object] = {"mode": verify}
-    if verify != "off":
+    if verify != "off" and view is None and after_prog is before_prog:
+        verified["random_trials"] = 0  # the source itself with its management: nothing to compare
+    elif verify != "off":
         _check_equivalent(prog, after_prog)
         verified["random_trials"] = 3
     if verify == "encrypted":
@@ -303,11 +347,20 @@ def optimize(
     if not after["noise"]["legal"]:  # type: ignore[index]
         raise OptimizeError(f"extracted program fails the noise check: {after['noise']}")
     lap("verify")
+    if stopped_in is None and str(info.get("status", "")).startswith("time") and ilp_time() < ilp_time_limit_asked:
+        stopped_in = "extract"  # the ILP stopped at what was left of the call, not at its own limit
+    stop_reason = run.stop_reason.value
+    if stopped_in in ("extract", "place"):
+        stop_reason = StopReason.TIME_LIMIT.value
+    elif stopped_in is None and run.stop_reason != StopReason.SATURATED:
+        stopped_in = "saturate"
     report: dict[str, object] = {
         "before": before,
         "after": after,
-        "stop_reason": run.stop_reason.value,
-        "egraph": {"nodes": len(view.nodes), "classes": view.num_classes, "iterations": run.iterations},
+        "stop_reason": stop_reason,
+        "stop_stage": stopped_in,
+        "egraph": {"nodes": len(view.nodes) if view else 0, "classes": view.num_classes if view else 0,
+                   "iterations": run.iterations, "interrupted": run.interrupted},
         "time_s": round(time.perf_counter() - start, 4),
         "extraction": method,
         "scheme": scheme,
@@ -352,6 +405,10 @@ def verify_encrypted(a: Program, b: Program, scheme: str, seed: int = 0) -> dict
 
 
 ILP_AUTO_NODES = 1500
+#: saturation's share of the time left after loading (the rest: extraction, placement, checks)
+SATURATION_SHARE = 0.75
+#: an ILP gets at least this long (below it, the greedy answer is used)
+MIN_ILP_S = 0.5
 
 
 def _for_scheme(prog: Program, scheme: str) -> Program:

@@ -130,32 +130,70 @@ def peer_columns(entry: KernelEntry) -> dict[str, object]:
 
 
 def plot(rows: list[dict[str, object]], out: Path) -> None:
+    """Three panels over the kernels, one bar per writing style: rotations and ct*ct muls
+    after optimization (black line: the fixed-layout peer's number or the issue-19 goal; red
+    x: the best peer that chose its own packing), and compile time."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
+
+    def num(v: object) -> float | None:
+        try:
+            return float(v)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
 
     kernels = list(dict.fromkeys(str(r["kernel"]) for r in rows))
     styles = list(dict.fromkeys(str(r["style"]) for r in rows))
-    fig, ax = plt.subplots(figsize=(max(8, len(kernels) * 0.6), 5))
+    fig, axes = plt.subplots(3, 1, figsize=(max(10, len(kernels) * 0.55), 11), sharex=True,
+                             gridspec_kw={"height_ratios": [3, 3, 2]})
     width = 0.8 / max(1, len(styles))
-    for s, style in enumerate(styles):
-        xs, ys = [], []
+    colors = plt.get_cmap("tab10")
+    panels = (("rotations", "target_rotations", "chosen_rotations", "rotations"),
+              ("ct_muls", "target_muls", "chosen_muls", "ct×ct muls"),
+              ("compile_s", None, None, "compile time (s)"))
+    for ax, (col, target, chosen, label) in zip(axes, panels, strict=True):
+        for s, style in enumerate(styles):
+            xs, ys = [], []
+            for x, k in enumerate(kernels):
+                for r in rows:
+                    if r["kernel"] == k and r["style"] == style and r["status"] == "ok" and num(r[col]) is not None:
+                        xs.append(x + s * width - 0.4 + width / 2)
+                        ys.append(num(r[col]))
+            ax.bar(xs, ys, width, label=style, color=colors(s))
+        labelled: set[str] = set()
         for x, k in enumerate(kernels):
-            for r in rows:
-                if r["kernel"] == k and r["style"] == style and r["status"] == "ok":
-                    xs.append(x + s * width - 0.4 + width / 2)
-                    ys.append(r["rotations"])
-        ax.bar(xs, ys, width, label=style)
-    for x, k in enumerate(kernels):
-        tgt = next((r["target_rotations"] for r in rows if r["kernel"] == k), "")
-        if tgt != "":
-            ax.hlines(tgt, x - 0.45, x + 0.45, colors="black", linewidth=2)
-    ax.set_xticks(range(len(kernels)), kernels, rotation=70, ha="right", fontsize=7)
-    ax.set_ylabel("rotations after optimization")
-    ax.set_yscale("symlog", linthresh=10)
-    ax.set_title("kernel suite: rotations per style (black bar: fixed-layout peer or issue-19 goal)")
-    ax.legend(fontsize=7)
+            first = next(r for r in rows if r["kernel"] == k)
+            t = num(first[target]) if target else None
+            if t is not None:
+                ax.hlines(t, x - 0.45, x + 0.45, colors="black", linewidth=2.5,
+                          label=None if "t" in labelled else "fixed-layout peer / goal")
+                labelled.add("t")
+            c = num(first[chosen]) if chosen else None
+            if c is not None:
+                ax.plot([x], [c], "x", color="red", markersize=8, mew=2,
+                        label=None if "c" in labelled else "peer with its own packing")
+                labelled.add("c")
+        if col == "compile_s":
+            ax.set_yscale("log")
+            ticks = [0.5, 1, 2, 5, 10, 20, 50, 100]
+            ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+            ax.yaxis.set_minor_formatter(NullFormatter())
+        else:
+            ax.set_yscale("symlog", linthresh=5)
+            ticks = [0, 1, 2, 3, 4, 5, 10, 20, 50]
+            ax.set_yticks(ticks, [str(t) for t in ticks])
+            ax.set_ylim(0, 70)
+        ax.set_ylabel(label)
+        ax.grid(axis="y", linewidth=0.4, alpha=0.5)
+        for x in range(len(kernels) + 1):
+            ax.axvline(x - 0.5, color="0.85", linewidth=0.5)
+    axes[0].legend(fontsize=8, ncol=4, loc="upper left")
+    axes[1].legend(fontsize=8, ncol=4, loc="upper left")
+    axes[-1].set_xticks(range(len(kernels)), kernels, rotation=60, ha="right", fontsize=8)
+    axes[0].set_title("kernel suite: every kernel in every writing style (BGV, default schedule)")
     fig.tight_layout()
     fig.savefig(out / "kernel_suite.png", dpi=110)
     plt.close(fig)
@@ -170,9 +208,16 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     ap.add_argument(
         "--out", type=Path, default=OUT, help="directory for kernel_suite.csv/.png (default: experiments/out/)"
     )
-    ap.add_argument("--time-limit", type=float, default=20.0, help="saturation time limit per case, s (default: 20)")
+    ap.add_argument("--time-limit", type=float, default=30.0,
+                    help="time limit per case (optimize as a whole; saturation gets 75%%), s (default: 30)")
     ap.add_argument("--seeds", type=int, default=2, help="random inputs for the equivalence check (default: 2)")
+    ap.add_argument("--replot", action="store_true", help="only redraw the PNG from <out>/kernel_suite.csv")
     args = ap.parse_args(argv)
+    if args.replot:
+        with open(args.out / "kernel_suite.csv", newline="") as f:
+            rows_read: list[dict[str, object]] = list(csv.DictReader(f))
+        plot(rows_read, args.out)
+        return rows_read
     entries = [e for e in load() if args.only in e.name and (args.slow or not e.slow or args.only)]
     if args.tiny:
         entries = [e for e in entries if e.name in TINY]

@@ -77,10 +77,11 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kernel", type=Path, default=ROOT / "examples" / "sum_8.mlir")
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--kernel", type=Path, default=ROOT / "examples" / "sum_8.mlir", help="the MLIR file to optimize")
+    ap.add_argument("--repeats", type=int, default=5, help="CLI runs per measurement (the median is kept)")
+    ap.add_argument("--out", type=Path, default=OUT, help="directory for startup.csv and startup.png")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []

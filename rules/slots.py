@@ -246,33 +246,35 @@ def _(L, v: Term, p: Poly, s: Int, n: N):
 def _(L, v: Term, p: Poly, q: Poly, n: N):
     """LinRot(v, p) + LinRot(v, q) = LinRot(v, p + q)"""
     s = L.call(o.poly_add, p, q, n)
-    return L.Add(L.LinRot(v, p, n), L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.ne(s, "zero")]
+    return L.Add(L.LinRot(v, p, n), L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.ne(s, "zero"), L.varies(v)]
 
 
 @r("lin-sub")
 def _(L, v: Term, p: Poly, q: Poly, n: N):
     """LinRot(v, p) - LinRot(v, q) = LinRot(v, p - q)"""
     s = L.call(o.poly_sub, p, q, n)
-    return L.Sub(L.LinRot(v, p, n), L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.ne(s, "zero")]
+    return L.Sub(L.LinRot(v, p, n), L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.ne(s, "zero"), L.varies(v)]
 
 
 @r("lin-pull-add")
 def _(L, a: Term, b: Term, p: Poly, n: N):
     """LinRot(a, p) + LinRot(b, p) = LinRot(a + b, p)  (one reduction of the sum of two
     vectors instead of two reductions: the same polynomial is linear in its base)"""
-    return L.Add(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Add(a, b), p, n), [L.ne(a, b)]
+    return (L.Add(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Add(a, b), p, n),
+            [L.ne(a, b), L.varies(a), L.varies(b)])
 
 
 @r("lin-pull-sub")
 def _(L, a: Term, b: Term, p: Poly, n: N):
     """LinRot(a, p) - LinRot(b, p) = LinRot(a - b, p)"""
-    return L.Sub(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Sub(a, b), p, n), [L.ne(a, b)]
+    return (L.Sub(L.LinRot(a, p, n), L.LinRot(b, p, n)), L.LinRot(L.Sub(a, b), p, n),
+            [L.ne(a, b), L.varies(a), L.varies(b)])
 
 
 @r("lin-neg")
 def _(L, v: Term, p: Poly, n: N):
     """-LinRot(v, p) = LinRot(v, -p)"""
-    return L.Neg(L.LinRot(v, p, n)), L.LinRot(v, L.call(o.poly_scale, p, -1, n), n)
+    return L.Neg(L.LinRot(v, p, n)), L.LinRot(v, L.call(o.poly_scale, p, -1, n), n), [L.varies(v)]
 
 
 @r("lin-scale")
@@ -281,7 +283,7 @@ def _(L, v: Term, p: Poly, c: Int, n: N):
     return (
         L.Mul(L.LinRot(v, p, n), L.Num(c, n)),
         L.LinRot(v, L.call(o.poly_scale, p, c, n), n),
-        [L.ne(c, 0), L.lt(c, 1024), L.lt(-1024, c)],
+        [L.ne(c, 0), L.lt(c, 1024), L.lt(-1024, c), L.varies(v)],
     )
 
 
@@ -294,7 +296,7 @@ def _(L, v: Term, p: Poly, i: Int, n: N):
     return (
         lin,
         L.Rot(L.LinRot(v, L.call(o.normal_core, p, n), n), s),
-        [L.exists(L.Place(L.Ext(lin, 0), i, n)), L.ne(s, 0)],
+        [L.exists(L.Place(L.Ext(lin, 0), i, n)), L.ne(s, 0), L.varies(v)],
     )
 
 
@@ -304,7 +306,7 @@ def _(L, v: Term, p: Poly, n: N):
     its shift-invariant core read at slot s; only for results, where partial sums are read)"""
     s = L.call_int(o.normal_shift, p, n)
     lhs = L.Ext(L.LinRot(v, p, n), 0)
-    return lhs, L.Ext(L.LinRot(v, L.call(o.normal_core, p, n), n), s), [L.is_result(lhs), L.ne(s, 0)]
+    return lhs, L.Ext(L.LinRot(v, L.call(o.normal_core, p, n), n), s), [L.is_result(lhs), L.ne(s, 0), L.varies(v)]
 
 
 @r("lin-centered")
@@ -312,7 +314,8 @@ def _(L, v: Term, p: Poly, k: Int, t: SetKey, n: N):
     """LinRot(v, p) = rot(LinRot(v, q), s) with q centered on offset 0 (for gathered cores)"""
     s = L.call_int(o.centered_shift, p, n)
     lin = L.LinRot(v, p, n)
-    return lin, L.Rot(L.LinRot(v, L.call(o.centered_core, p, n), n), s), [L.exists(L.Gather(lin, k, t, n)), L.ne(s, 0)]
+    return (lin, L.Rot(L.LinRot(v, L.call(o.centered_core, p, n), n), s),
+            [L.exists(L.Gather(lin, k, t, n)), L.ne(s, 0), L.varies(v)])
 
 
 @r("lin-factor-0")
@@ -322,7 +325,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.LinRot(v, p, n),
         L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 0), n),
-        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), ""), L.varies(v)],
     )
 
 
@@ -334,7 +337,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.LinRot(v, p, n),
         L.LinRot(L.LinRot(v, f, n), L.call(o.factor_outer, p, n, 1), n),
-        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), ""), L.eq(L.call(o.progression, p, n), "")],
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), ""), L.eq(L.call(o.progression, p, n), ""), L.varies(v)],
     )
 
 
@@ -345,7 +348,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.LinRot(v, p, n),
         L.Add(L.LinRot(v, a, n), L.LinRot(v, L.call(o.half, p, n, 1), n)),
-        [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")],
+        [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), ""), L.varies(v)],
     )
 
 
@@ -357,7 +360,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.LinRot(v, p, n),
         L.Add(L.LinRot(v, full, n), L.LinRot(v, L.call(o.complement, p, n, 1), n)),
-        [L.ne(full, ""), L.ne(L.call(o.canonical, p, n), "")],
+        [L.ne(full, ""), L.ne(L.call(o.canonical, p, n), ""), L.varies(v)],
     )
 
 
@@ -378,7 +381,8 @@ def _(L, v: Term, p: Poly, n: N):
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, -rho^k) = -LinRot(v, rho^k)"""
     k = L.call_int(o.single_offset, p, n)
-    return L.LinRot(v, p, n), L.Neg(L.LinRot(v, L.call(o.mono, k, 1, n), n)), [L.ne(L.call(o.single_is, p, n, -1), "")]
+    return (L.LinRot(v, p, n), L.Neg(L.LinRot(v, L.call(o.mono, k, 1, n), n)),
+            [L.ne(L.call(o.single_is, p, n, -1), ""), L.varies(v)])
 
 
 @r("lin-scaled-mono")
@@ -389,7 +393,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.LinRot(v, p, n),
         L.Mul(L.LinRot(v, L.call(o.mono, k, 1, n), n), L.Num(c, n)),
-        [L.ne(L.call(o.single_sign, p, n), ""), L.lt(1, c)],
+        [L.ne(L.call(o.single_sign, p, n), ""), L.lt(1, c), L.varies(v)],
     )
 
 
@@ -401,16 +405,18 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.LinRot(v, p, n),
         L.Neg(L.Mul(L.LinRot(v, L.call(o.mono, k, 1, n), n), L.Num(c, n))),
-        [L.eq(L.call(o.single_sign, p, n), ""), L.ne(L.call(o.single, p, n), ""), L.lt(1, c)],
+        [L.eq(L.call(o.single_sign, p, n), ""), L.ne(L.call(o.single, p, n), ""), L.lt(1, c), L.varies(v)],
     )
 
 
 # -- products over rotations -----------------------------------------------------------
+
+
 @r("prod-pair")
 def _(L, v: Term, j: Int, k: Int, n: N):
     """rot(v, j) * rot(v, k) = ProdRot(v, {j, k})"""
     s = L.call(o.set_poly_union, L.call(o.mono, j, 1, n), L.call(o.mono, k, 1, n), n)
-    return L.Mul(L.Rot(v, j), L.Rot(v, k)), L.ProdRot(v, s, n), [L.eq(L.slots(v), n), L.ne(s, "")]
+    return L.Mul(L.Rot(v, j), L.Rot(v, k)), L.ProdRot(v, s, n), [L.eq(L.slots(v), n), L.ne(s, ""), L.varies(v)]
 
 
 @r("prod-pair-base")
@@ -431,7 +437,7 @@ def _(L, v: Term, k: Int, n: N):
 def _(L, v: Term, p: Poly, q: Poly, n: N):
     """ProdRot(v, P) * ProdRot(v, Q) = ProdRot(v, P u Q) for disjoint P, Q"""
     s = L.call(o.set_poly_union, p, q, n)
-    return L.Mul(L.ProdRot(v, p, n), L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, "")]
+    return L.Mul(L.ProdRot(v, p, n), L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, ""), L.varies(v)]
 
 
 @r("prod-rot")
@@ -440,7 +446,7 @@ def _(L, v: Term, p: Poly, k: Int, n: N):
     on the realizations' own rotations a full product, which every rotation fixes, fed its
     factorizations back into itself: the 32-slot sum-and-product grew 800 -> 20k nodes)"""
     lhs = L.Rot(L.ProdRot(v, p, n), k)
-    return lhs, L.ProdRot(v, L.call(o.poly_shift, p, k, n), n), [L.from_source(lhs)]
+    return lhs, L.ProdRot(v, L.call(o.poly_shift, p, k, n), n), [L.from_source(lhs), L.varies(v)]
 
 
 @r("prod-rot-merge")
@@ -450,7 +456,7 @@ def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
     instead of two)"""
     r = L.Rot(L.ProdRot(v, p, n), k)
     s = L.call(o.set_poly_union, q, L.call(o.poly_shift, p, k, n), n)
-    return L.Mul(L.ProdRot(v, q, n), r), L.ProdRot(v, s, n), [L.ne(s, "")]
+    return L.Mul(L.ProdRot(v, q, n), r), L.ProdRot(v, s, n), [L.ne(s, ""), L.varies(v)]
 
 
 @r("prod-rot-merge-r")
@@ -458,7 +464,7 @@ def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
     """rot(ProdRot(v, P), k) * ProdRot(v, Q) = ProdRot(v, (P + k) u Q)  (the other order)"""
     r = L.Rot(L.ProdRot(v, p, n), k)
     s = L.call(o.set_poly_union, L.call(o.poly_shift, p, k, n), q, n)
-    return L.Mul(r, L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, "")]
+    return L.Mul(r, L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, ""), L.varies(v)]
 
 
 @r("prod-factor")
@@ -468,7 +474,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.ProdRot(v, p, n),
         L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 0), n),
-        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), ""), L.varies(v)],
     )
 
 
@@ -479,7 +485,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.ProdRot(v, p, n),
         L.ProdRot(L.ProdRot(v, f, n), L.call(o.ones_factor_outer, p, n, 1), n),
-        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), "")],
+        [L.ne(f, ""), L.ne(L.call(o.canonical, p, n), ""), L.varies(v)],
     )
 
 
@@ -490,7 +496,7 @@ def _(L, v: Term, p: Poly, n: N):
     return (
         L.ProdRot(v, p, n),
         L.Mul(L.ProdRot(v, a, n), L.ProdRot(v, L.call(o.half, p, n, 1), n)),
-        [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), "")],
+        [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), ""), L.varies(v)],
     )
 
 
@@ -548,7 +554,7 @@ def _(L, v: Term, n: N):
 def _(L, v: Term, k: Int, s: SetKey, t: SetKey, n: N):
     """gather(v, k, S) + gather(v, k, T) = gather(v, k, S u T) for disjoint S, T"""
     u = L.call(o.set_union, s, t)
-    return L.Add(L.Gather(v, k, s, n), L.Gather(v, k, t, n)), L.Gather(v, k, u, n), [L.ne(u, "")]
+    return L.Add(L.Gather(v, k, s, n), L.Gather(v, k, t, n)), L.Gather(v, k, u, n), [L.ne(u, ""), L.varies(v)]
 
 
 @r("gather-full")

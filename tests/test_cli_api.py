@@ -33,7 +33,7 @@ def check_report(r: dict) -> None:  # type: ignore[type-arg]
         assert isinstance(r[side]["depth"], int)
         assert "legal" in r[side]["noise"]
     assert r["stop_reason"] in {"saturated", "iteration_limit", "node_limit", "time_limit"}
-    assert set(r["egraph"]) == {"nodes", "classes", "iterations"}
+    assert set(r["egraph"]) >= {"nodes", "classes", "iterations"}  # DESIGN: keys are only added
 
 
 @pytest.mark.parametrize(("name", "scheme"), [

@@ -195,6 +195,20 @@ def lookup_vector(handle: str) -> np.ndarray:
         raise KeyError(f"unknown plaintext-vector handle {handle!r}") from None
 
 
+def registry() -> tuple[dict[str, LinearMap], dict[str, np.ndarray]]:
+    """Every registered map and vector (a worker process hands them back with its e-graph:
+    the rules register the handles of the parts they build)."""
+    return dict(_MAPS), dict(_VECTORS)
+
+
+def merge_registry(maps: Mapping[str, LinearMap], vectors: Mapping[str, np.ndarray]) -> None:
+    """Add handles registered elsewhere (content hashes: equal handles are equal maps)."""
+    for h, m in maps.items():
+        _MAPS.setdefault(h, m)
+    for h, v in vectors.items():
+        _VECTORS.setdefault(h, v)
+
+
 # -- plans ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Cost:

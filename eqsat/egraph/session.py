@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -39,11 +39,13 @@ class StopReason(StrEnum):
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on saturation.  Each is checked after every iteration."""
+    """Bounds on saturation, checked after every iteration.  ``time_s`` is also the budget of a
+    whole ``eqsat.pipeline.optimize`` call, which gives saturation a share of it and enforces
+    that share inside an iteration too (``eqsat.egraph.guard``)."""
 
     iterations: int = 40
     nodes: int = 400_000
-    time_s: float = 20.0
+    time_s: float = 30.0  # the whole call; saturation gets 75% of what is left after loading
     match_limit: int = 0  # > 0: egglog's back-off scheduler with this many matches per rule per iteration
 
 
@@ -54,6 +56,9 @@ class RunReport:
     nodes: int
     time_s: float
     rule_matches: dict[str, int] = field(default_factory=dict)
+    #: stopped from outside, inside an iteration (``eqsat.egraph.guard``): the e-graph is the
+    #: one of the last complete iteration
+    interrupted: bool = False
 
 
 LOAD_CHUNK = 256
@@ -145,9 +150,13 @@ class Session:
                 return sum(size for fn, size in out.sizes if fn in TERM_OPS)
         raise RuntimeError("egglog's print-size gave no sizes")
 
-    def saturate(self, rulesets: Sequence[Any], limits: Limits) -> RunReport:
+    def saturate(
+        self, rulesets: Sequence[Any], limits: Limits, after_iteration: Callable[[RunReport], None] | None = None
+    ) -> RunReport:
         """Run the rulesets (after the analyses, every iteration) until a limit or saturation.
-        ``rulesets``: rule families (``eqsat.rules.resolve``), their names, or egglog rulesets."""
+        ``rulesets``: rule families (``eqsat.rules.resolve``), their names, or egglog rulesets.
+        ``after_iteration`` sees the report so far after every iteration that does not stop
+        (``eqsat.egraph.guard`` checkpoints the e-graph there)."""
         start = time.perf_counter()
         matches: dict[str, int] = {}
         if not rulesets:
@@ -177,6 +186,9 @@ class Session:
             if time.perf_counter() - start > limits.time_s:
                 stop = StopReason.TIME_LIMIT
                 break
+            if after_iteration is not None:
+                after_iteration(RunReport(StopReason.TIME_LIMIT, it, self.size(), time.perf_counter() - start,
+                                          dict(matches)))
         self.analyse()
         return RunReport(stop, it, self.size(), time.perf_counter() - start, matches)
 

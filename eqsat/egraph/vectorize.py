@@ -333,11 +333,16 @@ class ChainVectorizer(Summaries):
         if not polys or (len(nonconst) > len(polys) and not nested) or any(self._atom_vec_missing(m) for m in nonconst):
             return None
         tail = self._const_part(monos.get((), {}), n, care)
-        form = self._balanced("Add", self._grouped(nonconst, monos, n, care) + tail)
+        terms = self._grouped(nonconst, monos, n, care) + tail
+        # every slot's polynomial cancelled (``x[i] - x[i]``): the form is the zero vector
+        form = self._balanced("Add", terms) if terms else self._num(0, n)
         maps = self._diagonal_maps(nonconst, monos, n)
         if maps:
             rest = [m for m in nonconst if not (len(m) == 1 and m[0][0] == "r" and m[0][1] in maps)]
-            planned = [self._plan_terms(x, plan, n) for x, plan in sorted(maps.items())]
+            # the map as a LinMap term: the linmap rules realize it (its cheapest plan pinned,
+            # halves, giant steps, diagonal products) and extraction chooses by cost, as for
+            # linalg.matvec
+            planned = [self.node("LinMap", self.name[x], linmap.register(lm), n) for x, lm in sorted(maps.items())]
             self.unions.append((form, self._balanced("Add", self._grouped(rest, monos, n, care) + planned + tail)))
         return form
 
@@ -372,7 +377,7 @@ class ChainVectorizer(Summaries):
         return [self._dense(dense, n)]
 
     def _diagonal_maps(self, nonconst: list[Mono], monos: dict[Mono, dict[int, int | float]],
-                       n: int) -> dict[int, linmap.Plan]:
+                       n: int) -> dict[int, linmap.LinearMap]:
         """Input -> the plan of its linear map, for inputs whose diagonals are not uniform
         and whose best plan needs fewer rotations than one per diagonal."""
         diags: dict[int, dict[int, tuple[int | float, ...]]] = {}
@@ -380,26 +385,15 @@ class ChainVectorizer(Summaries):
             if len(m) == 1 and m[0][0] == "r":
                 coefs = monos[m]
                 diags.setdefault(m[0][1], {})[m[0][2]] = tuple(coefs.get(j, 0) for j in range(n))
-        out: dict[int, linmap.Plan] = {}
+        out: dict[int, linmap.LinearMap] = {}
         for x, ds in diags.items():
             lm = linmap.from_diagonals({d: np.array(v) for d, v in ds.items()}, n)
             if len(lm.diags) < 2 or linmap.uniform_poly(lm) is not None:
                 continue  # one diagonal, or a rotation polynomial (LinRot factors it)
             plan = linmap.best_plan(lm)
             if plan.rotations < linmap.plan_direct(lm).rotations:
-                out[x] = plan
+                out[x] = lm
         return out
-
-    def _plan_terms(self, x: int, plan: linmap.Plan, n: int) -> int:
-        """A linear-map plan as terms: ``sum_g rot(sum_s P * rot(x, s), g)``."""
-        outer = []
-        for g, terms in plan.giants:
-            inner = []
-            for s, coef in terms:
-                v = self._rot(self.name[x], s % n)
-                inner.append(v if coef is None else self.node("Mul", v, self._dense(tuple(coef.tolist()), n)))
-            outer.append(self._rot(self._balanced("Add", inner), g % n))
-        return self._balanced("Add", outer)
 
     def _atom_vec_missing(self, m: Mono) -> bool:
         for a in m:

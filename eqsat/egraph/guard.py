@@ -1,0 +1,338 @@
+"""The e-graph stage under a hard deadline: load, saturate, analyse and serialize in a forked worker.
+
+In: an IR ``Program``, the rulesets, ``Limits`` (``time_s`` is the saturation budget here),
+how many e-nodes the noise analysis runs up to, and the moment (``time.perf_counter()``)
+by which the stage must hand back its e-graph.  Out: ``Built`` -- the run report, the
+serialized e-graph (``Session.serialize``), the result markers, per-stage seconds, and the
+stage a limit stopped (``stopped_in``); ``Built.js`` is None when the deadline passed
+before the program was even loaded (the caller then keeps the source program).
+
+Why a process: egglog 13.2 runs one iteration as one call into Rust that Python cannot
+interrupt (no timeout, no interrupt flag; its back-off scheduler still performs the whole
+search: measured on the slot-uniform program of seed 218 before its fix, iteration 12 took
+15 s and 13 did not return), and one iteration can explode.  So the limits between
+iterations (``Session.saturate``) are not enough.  The worker is a fork of the caller; after
+loading and after every complete iteration it forks an idle *checkpoint* of itself (copy on
+write, a few ms) and ends the previous one.  The caller waits on the worker's messages; when
+the saturation budget is spent, or the worker's memory outgrows what the node limit allows
+(bytes per e-node measured between iterations), it kills the worker and tells the newest
+checkpoint to finish: the e-graph of the last complete iteration is analysed and serialized,
+with stop reason ``time_limit`` or ``node_limit``.  Where ``os.fork`` is missing (or
+``EQSAT_IN_PROCESS=1``) the stage runs in the caller, limits checked between iterations.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import select
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from eqsat.algebra import linmap
+from eqsat.egraph import noise_analysis
+from eqsat.egraph.session import Limits, RunReport, Session, StopReason
+from eqsat.errors import InternalError
+from eqsat.ir import Program
+
+#: the memory an e-node may take before the node limit counts as reached inside an iteration:
+#: the larger of this floor and the growth measured between iterations, times ``MEMORY_SLACK``
+MIN_BYTES_PER_NODE = 2048
+MEMORY_SLACK = 2.0
+#: below this much growth the memory check never stops a worker (allocator noise, tiny limits)
+MIN_GROWTH_BYTES = 256 << 20
+POLL_S = 0.05
+#: a new checkpoint after an iteration only when the newest is this old (each costs a fork):
+#: a stop from outside loses at most this much saturation
+CHECKPOINT_EVERY_S = 0.25
+#: how long past the deadline a told checkpoint may take to hand back (else: no e-graph)
+HAND_BACK_GRACE_S = 10.0
+
+
+@dataclass
+class Built:
+    run: RunReport
+    js: dict[str, object] | None
+    roots: list[int]
+    size: int
+    analysed: bool
+    timings: dict[str, float] = field(default_factory=dict)
+    stopped_in: str | None = None  # "load" or "saturate" when a limit cut that stage short
+    #: the linear-map and plaintext-vector handles the e-graph refers to (``eqsat.algebra.linmap``)
+    handles: tuple[dict[str, object], dict[str, object]] = field(default_factory=lambda: ({}, {}))
+
+
+def build(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
+          deadline: float) -> Built:
+    """The saturated e-graph of ``prog`` by ``deadline`` (see the module docstring)."""
+    budget = min(limits.time_s, max(0.0, deadline - time.perf_counter()))
+    limits = replace(limits, time_s=budget)
+    if not hasattr(os, "fork") or os.environ.get("EQSAT_IN_PROCESS") == "1":
+        return _in_process(prog, rulesets, limits, analysis_nodes)
+    return _Supervisor(prog, rulesets, limits, analysis_nodes, deadline).run()
+
+
+def _in_process(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float) -> Built:
+    t0 = time.perf_counter()
+    session = Session(prog)
+    t1 = time.perf_counter()
+    run = session.saturate(rulesets, limits)
+    built = _finish(session, run, analysis_nodes)
+    built.timings = {"load": t1 - t0, "saturate": run.time_s, **built.timings}
+    return built
+
+
+def _finish(session: Session, run: RunReport, analysis_nodes: float) -> Built:
+    """Analysis (when the e-graph is small enough) and serialization of a saturated session."""
+    t0 = time.perf_counter()
+    size = session.size()
+    analysed = size <= analysis_nodes
+    if analysed:
+        noise_analysis.run(session)
+    js = session.serialize()
+    stopped = "saturate" if run.stop_reason in (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT) else None
+    return Built(run, js, list(session.roots), size, analysed, {"serialize": time.perf_counter() - t0}, stopped,
+                 _new_handles())  # type: ignore[arg-type]
+
+
+#: the handle keys the caller already had when the worker was forked (None: in the caller)
+_KNOWN: tuple[set[str], set[str]] | None = None
+
+
+def _new_handles() -> tuple[dict[str, object], dict[str, object]]:
+    """The linear-map and vector handles registered in this worker (the caller lacks them)."""
+    if _KNOWN is None:
+        return {}, {}
+    maps, vectors = linmap.registry()
+    return ({k: v for k, v in maps.items() if k not in _KNOWN[0]},
+            {k: v for k, v in vectors.items() if k not in _KNOWN[1]})
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class _Supervisor:
+    """The caller's side: fork the worker, follow its messages, stop it, collect the result."""
+
+    def __init__(self, prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
+                 deadline: float) -> None:
+        self.prog, self.rulesets, self.limits = prog, rulesets, limits
+        self.analysis_nodes = analysis_nodes
+        self.deadline = deadline
+        self.stop_at = time.perf_counter() + limits.time_s  # the saturation budget
+        self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-stage-"))
+        self.buf = b""
+
+    def run(self) -> Built:
+        msg_r, msg_w = os.pipe()
+        go_r, go_w = os.pipe()
+        start = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns
+            global _KNOWN
+            maps, vectors = linmap.registry()
+            _KNOWN = (set(maps), set(vectors))
+            os.close(msg_r)
+            os.close(go_w)
+            _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, go_r, self.tmp).main()
+        os.close(msg_w)
+        os.close(go_r)
+        try:
+            return self._follow(pid, msg_r, go_w, start)
+        except BaseException:  # Ctrl-C, a worker error: the worker must not outlive the call
+            with contextlib.suppress(OSError, ChildProcessError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            raise
+        finally:
+            for fd in (msg_r, go_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _messages(self, fd: int, timeout: float) -> list[dict[str, object]]:
+        ready, _, _ = select.select([fd], [], [], max(0.0, timeout))
+        if ready:
+            chunk = os.read(fd, 65536)
+            self.buf += chunk
+        lines = self.buf.split(b"\n")
+        self.buf = lines.pop()
+        return [json.loads(x) for x in lines if x]
+
+    def _follow(self, pid: int, msg_r: int, go_w: int, start: float) -> Built:
+        loaded_at: float | None = None
+        rss0 = nodes0 = 0
+        bytes_per_node = float(MIN_BYTES_PER_NODE)
+        checkpoint = False
+        checkpoint_pid = 0
+        reason = ""
+        while True:
+            for m in self._messages(msg_r, POLL_S):
+                if m["ev"] == "load":
+                    loaded_at = start + float(m["s"])  # type: ignore[arg-type]
+                    rss0, nodes0, checkpoint = int(m["rss"]), int(m["nodes"]), True  # type: ignore[call-overload]
+                    checkpoint_pid = int(m["ckpt"])  # type: ignore[call-overload]
+                elif m["ev"] == "iter":
+                    checkpoint_pid = int(m["ckpt"])  # type: ignore[call-overload]
+                    grown = int(m["nodes"]) - nodes0  # type: ignore[call-overload]
+                    if grown > 1000:
+                        bytes_per_node = max(bytes_per_node, (int(m["rss"]) - rss0) / grown)  # type: ignore[call-overload]
+                elif m["ev"] in ("done", "error"):
+                    os.waitpid(pid, 0)
+                    return self._result(m, loaded_at, start)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                for m in self._messages(msg_r, 0.0):  # a last message written before it exited
+                    if m["ev"] in ("done", "error"):
+                        return self._result(m, loaded_at, start)
+                raise InternalError(f"the e-graph worker died ({_describe(status)})")
+            now = time.perf_counter()
+            if now >= self.stop_at:
+                reason = "T"
+            elif checkpoint and _rss(pid) > rss0 + MEMORY_SLACK * max(self.limits.nodes * bytes_per_node,
+                                                                        MIN_GROWTH_BYTES):
+                reason = "N"
+            if reason:
+                break
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        if not checkpoint:  # still loading: no e-graph to hand back
+            return self._nothing(reason, start, "load")
+        try:
+            os.write(go_w, reason.encode())
+        except BrokenPipeError:  # no checkpoint left to hand back an e-graph
+            return self._nothing(reason, start, "saturate")
+        while time.perf_counter() < max(self.deadline, self.stop_at) + HAND_BACK_GRACE_S:
+            for m in self._messages(msg_r, POLL_S):
+                if m["ev"] in ("done", "error"):
+                    return self._result(m, loaded_at, start)
+        if checkpoint_pid:
+            with contextlib.suppress(OSError):
+                os.kill(checkpoint_pid, signal.SIGKILL)
+        return self._nothing(reason, start, "saturate")
+
+    def _nothing(self, reason: str, start: float, stage: str) -> Built:
+        stop = StopReason.TIME_LIMIT if reason == "T" else StopReason.NODE_LIMIT
+        return Built(RunReport(stop, 0, 0, 0.0, interrupted=True), None, [], 0, False,
+                     {"load": time.perf_counter() - start}, stage)
+
+    def _result(self, m: dict[str, object], loaded_at: float | None, start: float) -> Built:
+        with open(str(m["path"]), "rb") as f:
+            payload = pickle.load(f)
+        if m["ev"] == "error":
+            raise payload
+        built: Built = payload
+        linmap.merge_registry(*built.handles)  # type: ignore[arg-type]
+        load_s = (loaded_at - start) if loaded_at is not None else 0.0
+        built.timings = {"load": load_s, "saturate": built.run.time_s, **built.timings}
+        return built
+
+
+def _describe(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        return f"signal {sig}" + (" (out of memory?)" if sig == signal.SIGKILL else "")
+    return f"exit status {os.WEXITSTATUS(status)}"
+
+
+class _Worker:
+    """The forked side: load, saturate with a checkpoint after every iteration, hand back."""
+
+    def __init__(self, prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
+                 msg_w: int, go_r: int, tmp: Path) -> None:
+        self.prog, self.rulesets, self.limits = prog, rulesets, limits
+        self.analysis_nodes = analysis_nodes
+        self.msg_w, self.go_r, self.tmp = msg_w, go_r, tmp
+        self.checkpoint = 0
+        self.checkpoint_at = 0.0
+        self.ended: list[int] = []
+        self.start = time.perf_counter()
+
+    def send(self, **msg: object) -> None:
+        os.write(self.msg_w, (json.dumps(msg) + "\n").encode())
+
+    def hand_back(self, obj: object, ev: str) -> None:
+        path = self.tmp / f"{ev}-{os.getpid()}.pickle"
+        try:
+            data = pickle.dumps(obj)
+        except Exception:  # an exception that does not pickle (e.g. from Rust): its text
+            data = pickle.dumps(InternalError(f"{type(obj).__name__}: {obj}"))
+        path.write_bytes(data)
+        self.send(ev=ev, path=str(path))
+
+    def main(self) -> None:
+        code = 0
+        try:
+            session = Session(self.prog)
+            loaded = time.perf_counter() - self.start
+            self.fork_checkpoint(session, RunReport(StopReason.TIME_LIMIT, 0, session.size(), 0.0))
+            self.send(ev="load", s=loaded, rss=_rss(os.getpid()), nodes=session.size(), ckpt=self.checkpoint)
+            run = session.saturate(self.rulesets, self.limits, lambda rep: self.after_iteration(session, rep))
+            self.end_checkpoint()
+            self.hand_back(_finish(session, run, self.analysis_nodes), "done")
+        except BaseException as e:
+            try:
+                self.end_checkpoint()
+                self.hand_back(e, "error")
+            except BaseException:
+                code = 1
+        finally:
+            os._exit(code)
+
+    def after_iteration(self, session: Session, rep: RunReport) -> None:
+        if time.perf_counter() - self.checkpoint_at >= CHECKPOINT_EVERY_S:
+            self.fork_checkpoint(session, rep)
+        self.send(ev="iter", i=rep.iterations, nodes=rep.nodes, rss=_rss(os.getpid()), ckpt=self.checkpoint)
+
+    def fork_checkpoint(self, session: Session, rep: RunReport) -> None:
+        previous = self.checkpoint
+        pid = os.fork()
+        if pid == 0:
+            self.wait_and_finish(session, rep)  # never returns
+        self.checkpoint, self.checkpoint_at = pid, time.perf_counter()
+        if previous:
+            os.kill(previous, signal.SIGKILL)
+            self.ended.append(previous)
+        self.ended = [p for p in self.ended if not os.waitpid(p, os.WNOHANG)[0]]  # reap without waiting
+
+    def end_checkpoint(self) -> None:
+        if self.checkpoint:
+            os.kill(self.checkpoint, signal.SIGKILL)
+            self.ended.append(self.checkpoint)
+            self.checkpoint = 0
+        for p in self.ended:
+            os.waitpid(p, 0)
+        self.ended = []
+
+    def wait_and_finish(self, session: Session, rep: RunReport) -> None:
+        """A checkpoint: idle until told to finish (or until the caller closes the pipe)."""
+        code = 0
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            how = os.read(self.go_r, 1)
+            if how:
+                rep.stop_reason = StopReason.NODE_LIMIT if how == b"N" else StopReason.TIME_LIMIT
+                rep.interrupted = True
+                session.analyse()
+                rep.nodes = session.size()
+                self.hand_back(_finish(session, rep, self.analysis_nodes), "done")
+        except BaseException as e:
+            try:
+                self.hand_back(e, "error")
+            except BaseException:
+                code = 1
+        finally:
+            os._exit(code)
