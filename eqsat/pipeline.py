@@ -206,7 +206,8 @@ def optimize(
     cost_table = table(scheme, costs)
     families = resolve(rules)
     for f in families:
-        compiled.section(f.name)  # the rules' egglog text: cached on disk, built on first use
+        if hasattr(f, "specs"):  # the rules' egglog text: cached on disk, built on first use
+            compiled.section(f.name)
     lap("rules")
     analysis_nodes = math.inf if scheme == "noisy" or max_level is not None else ANALYSIS_AUTO_NODES
     # the saturation budget: its share of the time left (the rest is for extraction onwards)

@@ -211,8 +211,10 @@ def _section_of(r: Any) -> compiled.Section:
     """The compiled section of a rule family, a family name or an egglog ``Ruleset``."""
     if isinstance(r, str):
         return compiled.section(r)
-    if hasattr(r, "specs"):  # a RuleFamily: its cached text when it is the registered family
+    if hasattr(r, "ruleset"):  # a family: its cached text when it is a registered RuleFamily
         from eqsat.rules import REGISTRY
 
-        return compiled.section(r.name) if REGISTRY.get(r.name) is r else compiled.ruleset_section(r.ruleset)
+        if hasattr(r, "specs") and REGISTRY.get(r.name) is r:
+            return compiled.section(r.name)
+        return compiled.ruleset_section(r.ruleset)  # any other family: recorded now
     return compiled.ruleset_section(r)
