@@ -262,7 +262,11 @@ def optimize(
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
     before_prog, before_managed = prog, False
-    if scheme != "noisy" and not _has_mgmt(prog):
+    if scheme == "noisy":
+        # as written, with plaintext operands encoded as the dialect prints them: the input
+        # returned unchanged (below) then reports what its printed text reads back as
+        before_prog = noise.encode_plain_operands(prog)
+    elif not _has_mgmt(prog):
         try:
             before_prog, before_managed = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap), True
         except mgmt.PlacementError:
