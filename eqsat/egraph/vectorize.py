@@ -333,7 +333,9 @@ class ChainVectorizer(Summaries):
         if not polys or (len(nonconst) > len(polys) and not nested) or any(self._atom_vec_missing(m) for m in nonconst):
             return None
         tail = self._const_part(monos.get((), {}), n, care)
-        form = self._balanced("Add", self._grouped(nonconst, monos, n, care) + tail)
+        terms = self._grouped(nonconst, monos, n, care) + tail
+        # every slot's polynomial cancelled (``x[i] - x[i]``): the form is the zero vector
+        form = self._balanced("Add", terms) if terms else self._num(0, n)
         maps = self._diagonal_maps(nonconst, monos, n)
         if maps:
             rest = [m for m in nonconst if not (len(m) == 1 and m[0][0] == "r" and m[0][1] in maps)]
