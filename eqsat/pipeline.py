@@ -199,7 +199,7 @@ def optimize(
     if analyse:
         noise_analysis.run(session)
     js = session.serialize()
-    view = EGraphView(js)
+    view = EGraphView(js, frozenset(name for name, ty in prog.args if not ty.secret))
     roots = [view.root(k) for k in session.roots]
     floors: dict[str, object] = {}
     if analyse:

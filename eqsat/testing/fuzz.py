@@ -31,6 +31,7 @@ hold no timings, so serial and distributed runs give the same CSV.
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import random
 import time
@@ -203,6 +204,10 @@ def run_case(seed: int, out_dir: str | None = None) -> dict[str, object]:
     if status in FAILURES and out_dir is not None:
         small = shrink(case, status, encrypted)
         write_regression(case, small, status, detail, Path(out_dir))
+    # free this case's e-graphs here: an egglog e-graph may only be dropped on the thread
+    # that made it, and a later collection could run on a Dask worker's event-loop thread
+    # (pyo3 then refuses to drop it and the memory leaks)
+    gc.collect()
     before: dict[str, Any] = rep.get("before", {}) if rep else {}  # type: ignore[assignment]
     after: dict[str, Any] = rep.get("after", {}) if rep else {}  # type: ignore[assignment]
     return {

@@ -11,7 +11,7 @@ import pytest
 import eqsat
 from eqsat.cli import main
 from eqsat.testing.fuzz import FAILURES, Case, check, run_many, shrink, summarize, write_csv
-from eqsat.testing.reread import report_differences
+from eqsat.testing.reread import floor_violations, report_differences, reread
 
 REGRESSIONS = sorted((Path(__file__).resolve().parents[1] / "fuzz_regressions").glob("*.mlir"))
 
@@ -63,6 +63,7 @@ def test_regression_replays(path: Path) -> None:
     res = eqsat.optimize(prog, scheme=scheme, rules=rules, costs=costs)
     assert report_differences(res, scheme, costs) == []
     assert res.report["after"]["noise"]["legal"]  # type: ignore[index]
+    assert floor_violations(res, reread(res)) == floor_violations(res, prog) == []
 
 
 def test_shrink_finds_a_smaller_failing_program() -> None:
@@ -106,8 +107,6 @@ def test_cli_fuzz(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_floor_violations_flags_a_floor_above_the_depth() -> None:
-    from eqsat.testing.reread import floor_violations
-
     src = "func.func @sq(%x: i16) -> i16 {\n  %0 = arith.muli %x, %x : i16\n  return %0 : i16\n}\n"
     prog = eqsat.parse_mlir(src)[0]
     res = eqsat.optimize(prog, scheme="bgv")

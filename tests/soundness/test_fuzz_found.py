@@ -42,3 +42,36 @@ def test_empty_milp_is_optimal() -> None:
           "  return %0 : tensor<4xf32>\n}\n"
     res = eqsat.optimize(eqsat.parse_mlir(src)[0], scheme="ckks")
     assert res.report["after"]["ops"] == {}  # type: ignore[index]
+
+
+def test_depth_floor_of_a_class_that_folds_to_a_constant() -> None:
+    # fuzz seed 10097: x0*x1 - x0*x1 is 0; the analysis kept the floor 1 of the product, so
+    # max_level=0 was refused although the optimized program is the plaintext 0
+    src = ("func.func @f(%x0: i32, %x1: i32) -> i32 {\n  %0 = arith.muli %x0, %x1 : i32\n"
+           "  %1 = arith.subi %0, %0 : i32\n  return %1 : i32\n}\n")
+    res = eqsat.optimize(eqsat.parse_mlir(src)[0], scheme="bgv", max_level=0)
+    assert res.report["after"]["ops"] == {}  # type: ignore[index]
+    assert res.report["analysis"]["depth_floor"] == [None]  # type: ignore[index]
+
+
+def test_plaintext_argument_is_not_a_ciphertext_in_the_analysis() -> None:
+    # fuzz seed 10162: y[0] * w[1] with w a plaintext argument of a secret.generic is a
+    # plaintext product (depth 0), but the analysis counted every argument as a ciphertext
+    # (depth floor 1): max_level=0 was refused
+    src = """func.func @f(%sy: !secret.secret<tensor<8xi32>>, %w: tensor<8xi32>) -> !secret.secret<i32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = secret.generic ins(%sy : !secret.secret<tensor<8xi32>>) {
+  ^bb0(%y: tensor<8xi32>):
+    %1 = tensor.extract %y[%c0] : tensor<8xi32>
+    %2 = tensor.extract %w[%c1] : tensor<8xi32>
+    %3 = arith.muli %2, %1 : i32
+    secret.yield %3 : i32
+  } -> !secret.secret<i32>
+  return %0 : !secret.secret<i32>
+}
+"""
+    prog = eqsat.parse_mlir(src)[0]
+    res = eqsat.optimize(prog, scheme="bgv", max_level=0)
+    assert res.report["analysis"]["depth_floor"] == [0]  # type: ignore[index]
+    assert res.report["after"]["ops"].get("mul", 0) == 0  # type: ignore[union-attr, index]
