@@ -343,7 +343,7 @@ def run_many(
         # an egglog e-graph freed from that thread (pyo3 "unsendable") raises there
         with dask.config.set({"distributed.worker.profile.enabled": False}):
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+                                   dashboard_address=":0")  # any free port: no clash with another cluster
         client = Client(cluster)
     else:
         client = Client(scheduler)
