@@ -348,10 +348,13 @@ def run_many(
     else:
         client = Client(scheduler)
     try:
-        futures = client.map(run_case, seeds, out_dir=out_dir, pure=False)
+        # no list of futures is kept: each result is released once gathered, so a worker the
+        # nanny restarts (memory) does not take finished cases with it to be run again
+        pending = as_completed(client.map(run_case, seeds, out_dir=out_dir, pure=False))
         by_seed: dict[int, dict[str, object]] = {}
-        for fut in as_completed(futures):
+        for fut in pending:
             row = fut.result()
+            fut.release()
             by_seed[int(row["seed"])] = row  # type: ignore[call-overload]
             if progress:
                 progress(row)
