@@ -110,6 +110,10 @@ class Milp:
     def solve(
         self, time_limit: float, warm: list[float] | None
     ) -> tuple[str, list[float] | None, float, float]:
+        if not self.lb:
+            # no columns (e.g. a program with no secret value left): the empty solution is
+            # optimal; HiGHS calls such a model "empty" and returns no solution
+            return "optimal", [], 0.0, 0.0
         import highspy  # imported on first solve: runs that never solve an MILP do not pay for it
 
         with _quiet_stdout():  # HiGHS prints its banner on construction; stdout is for results

@@ -227,7 +227,7 @@ def optimize(
     if built.js is not None:
         t_analysis = time.perf_counter()
         js = built.js
-        view = EGraphView(js)
+        view = EGraphView(js, frozenset(name for name, ty in prog.args if not ty.secret))
         roots = [view.root(k) for k in built.roots]
         if built.analysed:
             floors = dict(noise_analysis.facts(js, view).roots(roots))
@@ -309,9 +309,13 @@ def optimize(
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
     before_prog, before_managed = prog, False
-    if view is None and scheme != "noisy" and not _has_mgmt(prog):
+    if scheme == "noisy":
+        # as written, with plaintext operands encoded as the dialect prints them: the input
+        # returned unchanged (below) then reports what its printed text reads back as
+        before_prog = noise.encode_plain_operands(prog)
+    elif view is None and not _has_mgmt(prog):
         before_prog, before_managed = after_prog, True  # the source, managed once
-    elif scheme != "noisy" and not _has_mgmt(prog):
+    elif not _has_mgmt(prog):
         try:
             before_prog, before_managed = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap,
                                                       time_limit=ilp_time()), True

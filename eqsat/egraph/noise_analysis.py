@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from egglog import RewriteOrRule, String, f64, function, i64, rule, ruleset, set_
 
@@ -47,7 +47,6 @@ from eqsat.term import (
     Encode,
     Ext,
     ExtI,
-    In,
     Ins,
     Mask,
     Mul,
@@ -176,7 +175,7 @@ def _secret_rules(
     ``add``/``mul``: two secret operands; ``add_plain``/``scale``: a secret operand's fact
     and the plaintext operand's ``plain_bits``.
     """
-    yield rule(In(s, n), name=f"{tag}-in").then(set_(fn(In(s, n))).to(fresh))
+    # inputs: set per program by ``run`` (a plaintext argument is an ``In`` too)
     yield rule(Encode(a), name=f"{tag}-encode").then(set_(fn(Encode(a))).to(fresh))
     for nm, ctor in (("add", Add), ("sub", Sub), ("addi", AddI), ("subi", SubI)):
         yield rule(ctor(a, b), fn(a) == v, fn(b) == w, name=f"{tag}-{nm}").then(
@@ -231,7 +230,27 @@ def _rules(a: T, b: T, v: i64, w: i64, n: i64, k: i64, s: String, x: f64) -> Ite
 
 def run(session: _Saturates) -> None:
     """Run the analysis to its fixpoint on the session's e-graph (after saturation)."""
+    session.saturate_section("noise-analysis")  # declares the functions (no input is known yet)
+    seed_inputs(session)
     session.saturate_section("noise-analysis")
+
+
+def seed_inputs(session: Any) -> None:
+    """The facts of the program's arguments: a secret one is fresh (noise ``FRESH``, depth
+    0); a plaintext one (an ``In`` term as well) is plaintext of unknown magnitude, so a
+    product with it is a plaintext product, not a ciphertext one."""
+    import json
+
+    cmds = []
+    for name, ty in session.prog.args:
+        term = f"(In {json.dumps(name)} {ty.slots})"
+        if ty.secret:
+            cmds += [f"(set (noise_bits {term}) {FRESH})", f"(set (mul_depth {term}) 0)",
+                     f"(set (ckks_depth {term}) 0)"]
+        else:
+            cmds.append(f"(set (plain_bits {term}) 0)")
+    if cmds:
+        session._run_text("\n".join(cmds))
 
 
 @dataclass
@@ -271,15 +290,25 @@ def facts(js: Mapping[str, object], view: EGraphView) -> NoiseFacts:
     prim = {str(nd["eclass"]): str(nd["op"]) for key, nd in raw.items() if key.startswith("primitive-")}
     out = NoiseFacts()
     tables: dict[str, dict[int, int]] = {"noise": out.noise, "depth": out.depth, "ckks_depth": out.ckks_depth}
+    plain: set[int] = set()
     for nd in raw.values():
-        field_name = ANALYSIS_FUNCTIONS.get(str(nd["op"]))
-        if field_name is None:
+        op = str(nd["op"])
+        field_name = ANALYSIS_FUNCTIONS.get(op)
+        if field_name is None and op != "plain_bits":
             continue
         child = raw[nd["children"][0]]  # type: ignore[index]
         cls = index.get(str(child["eclass"]))
         if cls is None:
             continue
+        if field_name is None:
+            plain.add(cls)
+            continue
         value = int(prim[str(nd["eclass"])])
         tab = tables[field_name]
         tab[cls] = min(value, tab.get(cls, value))
+    # a class that also holds a plaintext program (x*y - x*y = 0) needs no ciphertext at all:
+    # no noise, no level -- reported as plaintext, like a class without a secret program
+    for tab in tables.values():
+        for cls in plain:
+            tab.pop(cls, None)
     return out

@@ -28,7 +28,9 @@ class ENode:
 class EGraphView:
     """Integer-indexed classes and nodes of a serialized e-graph."""
 
-    def __init__(self, js: Mapping[str, object]) -> None:
+    def __init__(self, js: Mapping[str, object], plain_inputs: frozenset[str] = frozenset()) -> None:
+        """``plain_inputs``: the program's plaintext arguments; their ``In`` leaves read as
+        ``PlainIn`` (a plaintext leaf to extraction, priced and typed as a plaintext)."""
         raw_nodes: dict[str, dict[str, object]] = js["nodes"]  # type: ignore[assignment]
         class_ids: dict[str, int] = {}
         self.nodes: list[ENode] = []
@@ -52,7 +54,10 @@ class EGraphView:
                     lits.append(_literal(str(chn["op"])))
                 else:
                     children.append(class_ids.setdefault(str(chn["eclass"]), len(class_ids)))
-            self.nodes.append(ENode(op, cls, tuple(children), tuple(lits), op in CONCRETE_OPS))
+            extractable = op in CONCRETE_OPS
+            if op == "In" and lits and lits[0] in plain_inputs:
+                op = "PlainIn"
+            self.nodes.append(ENode(op, cls, tuple(children), tuple(lits), extractable))
         self.class_nodes = [[] for _ in range(len(class_ids))]
         for idx, n in enumerate(self.nodes):
             self.class_nodes[n.cls].append(idx)

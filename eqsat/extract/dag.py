@@ -38,7 +38,7 @@ def node_cost(n: ENode, secret: list[bool], costs: CostTable) -> tuple[float, bo
         return math.inf, True
     if op == "In":
         return 0.0, True
-    if op in ("Num", "NumF", "Dense", "Mask"):
+    if op in ("Num", "NumF", "Dense", "Mask", "PlainIn"):
         return 0.0, False
     any_secret = any(secret)
     if not any_secret:
@@ -347,7 +347,7 @@ def program_elem(prog: Program) -> str:
 
 def emit_node(b: Builder, n: ENode, args: list[int], vec_type, elem_by_name) -> int:  # type: ignore[no-untyped-def]
     op = n.op
-    if op == "In":
+    if op in ("In", "PlainIn"):
         name = str(n.lits[0])
         return b._arg_ids[name]
     if op == "Num":

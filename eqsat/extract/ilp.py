@@ -59,7 +59,7 @@ def class_secrecy(g: EGraphView) -> list[bool]:
         if not n.extractable or n.op in ("In", "Encode") or n.cls in kids:
             missing.append(-1)
             continue
-        if n.op in CONST_OPS or n.op == "Decode":
+        if n.op in CONST_OPS or n.op in ("Decode", "PlainIn"):
             missing.append(0)
             stack.append(idx)
             continue
@@ -83,7 +83,7 @@ def class_secrecy(g: EGraphView) -> list[bool]:
 def _plain_producing(n_op: str, child_secret: list[bool]) -> bool:
     if n_op in ("In", "Encode"):
         return False
-    if n_op in CONST_OPS or n_op == "Decode":
+    if n_op in CONST_OPS or n_op in ("Decode", "PlainIn"):
         return True
     return not any(child_secret)
 

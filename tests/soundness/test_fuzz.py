@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 import eqsat
 from eqsat.cli import main
 from eqsat.testing.fuzz import FAILURES, Case, check, run_many, shrink, summarize, write_csv
-from eqsat.testing.reread import report_differences
+from eqsat.testing.reread import floor_violations, report_differences, reread
 
 REGRESSIONS = sorted((Path(__file__).resolve().parents[1] / "fuzz_regressions").glob("*.mlir"))
 
@@ -21,11 +22,25 @@ def _no_failures(rows: list[dict[str, object]]) -> None:
     assert sum(1 for r in rows if r["status"] == "ok") >= 0.9 * len(rows)
 
 
-def test_default_fuzz_run() -> None:
-    rows = run_many(60, 0)  # ~1 s a program on this machine: 200 take ~4 min, see the report
+DEFAULT_PROGRAMS = 200
+CHUNKS = 4  # separate tests, so pytest-xdist spreads the programs over its workers
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_default_fuzz_run(chunk: int) -> None:
+    size = DEFAULT_PROGRAMS // CHUNKS
+    rows = run_many(size, chunk * size)
     _no_failures(rows)
-    assert {r["kind"] for r in rows} >= {"int_scalar", "int_vector", "noisy", "float_vector"}
     assert any(r["encrypted"] for r in rows)
+
+
+def test_default_fuzz_run_covers_every_kind() -> None:
+    from eqsat.testing.fuzz import draw_case
+
+    kinds = {draw_case(s).kind for s in range(DEFAULT_PROGRAMS)}
+    assert kinds >= {"int_scalar", "int_vector", "int_vector_consts", "noisy", "float_vector"}
+    for k in ("straight", "reduce", "stencil", "map"):  # MLIR text, plain and in secret.generic
+        assert {f"text_{k}", f"text_{k}_generic"} <= kinds, k
 
 
 @pytest.mark.slow
@@ -37,16 +52,18 @@ def _header(path: Path, key: str) -> str:
     for line in path.read_text().splitlines():
         if line.startswith(f"// {key}:"):
             return line.split(":", 1)[1].strip()
-    return "default" if key == "rules" else "bgv"
+    return {"rules": "default", "scheme": "bgv"}.get(key, "")
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=lambda p: p.name)
 def test_regression_replays(path: Path) -> None:
     prog = eqsat.parse_mlir(path.read_text(), str(path))[0]
     scheme, rules = _header(path, "scheme"), _header(path, "rules")
-    res = eqsat.optimize(prog, scheme=scheme, rules=rules)
-    assert report_differences(res, scheme) == []
+    costs = json.loads(_header(path, "costs") or "null")
+    res = eqsat.optimize(prog, scheme=scheme, rules=rules, costs=costs)
+    assert report_differences(res, scheme, costs) == []
     assert res.report["after"]["noise"]["legal"]  # type: ignore[index]
+    assert floor_violations(res, reread(res)) == floor_violations(res, prog) == []
 
 
 def test_shrink_finds_a_smaller_failing_program() -> None:
@@ -87,3 +104,13 @@ def test_cli_fuzz(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert out.read_text().splitlines()[0].startswith("seed,kind,scheme")
     assert '"programs": 3' in capsys.readouterr().out
     assert summarize([], 0.0)["programs"] == 0
+
+
+def test_floor_violations_flags_a_floor_above_the_depth() -> None:
+    src = "func.func @sq(%x: i16) -> i16 {\n  %0 = arith.muli %x, %x : i16\n  return %0 : i16\n}\n"
+    prog = eqsat.parse_mlir(src)[0]
+    res = eqsat.optimize(prog, scheme="bgv")
+    assert res.report["analysis"]["depth_floor"] == [1]  # type: ignore[index]
+    assert floor_violations(res, prog) == []
+    res.report["analysis"]["depth_floor"] = [2]  # type: ignore[index]
+    assert floor_violations(res, prog) == ["depth_floor of result 0: 2 > the depth 1 of sq"]
