@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     for ax, label in ((a1, "optimize time (s)"), (a2, "e-graph nodes")):
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))  # 6, not 6x10^0
+        ax.yaxis.set_minor_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}" if str(v)[0] in "25" else ""))
         ax.set_xlabel("slots")
         ax.set_ylabel(label)
         ax.legend()
