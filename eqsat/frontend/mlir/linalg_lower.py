@@ -52,7 +52,7 @@ from eqsat.algebra import linmap
 from eqsat.frontend.mlir.dialects import mgmt, secret, tensor_ext
 from eqsat.frontend.mlir.dialects.linalg import NamedOp
 from eqsat.frontend.mlir.to_ir import _FLOAT_BINARY, _INT_BINARY, _MGMT, FUNCTION_LOWERINGS, Index, _FunctionLowering
-from eqsat.ir import IRError, Type
+from eqsat.ir import Type
 
 MAX_UNROLLED_TERMS = 1 << 16
 """Largest scalar product count an op may unroll into (secret x secret, generic reductions)."""
@@ -853,24 +853,13 @@ class LinalgLowering(_FunctionLowering):
             return
         super().lower_op(op)
 
-    def run_block(self, block: Block, owner: Operation) -> list[Any]:
+    def is_terminator(self, op: Operation) -> bool:
         from xdsl.dialects.linalg.ops import YieldOp as LinalgYield
 
-        for op in block.ops:
-            if isinstance(op, LinalgYield):
-                return [self.env[v] for v in op.operands]
-            if isinstance(op, IndexOp):
-                continue
-            self.steps += 1
-            if self.steps > 2_000_000:
-                raise self.fail(op, "unrolling exceeds 2000000 operations")
-            if isinstance(op, func.ReturnOp) or op.name in ("affine.yield", "scf.yield", "secret.yield"):
-                return [self.env[v] for v in op.operands]
-            try:
-                self.lower_op(op)
-            except IRError as exc:
-                raise self.fail(op, str(exc)) from None
-        raise self.fail(owner, f"the body of '{owner.name}' has no terminator")
+        return isinstance(op, LinalgYield) or super().is_terminator(op)
+
+    def is_inert(self, op: Operation) -> bool:
+        return isinstance(op, IndexOp)  # bound by the unrolled generic around it
 
 
 @dataclass(frozen=True, eq=False)

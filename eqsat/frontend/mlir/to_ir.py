@@ -259,13 +259,23 @@ class _FunctionLowering:
         return val.value
 
     # -- blocks ----------------------------------------------------------------
+    def is_terminator(self, op: Operation) -> bool:
+        """Whether ``op`` ends a block and hands its operands back (``run_block``)."""
+        return isinstance(op, func.ReturnOp | affine.YieldOp | scf.YieldOp | secret.YieldOp)
+
+    def is_inert(self, op: Operation) -> bool:
+        """Whether ``run_block`` passes over ``op`` (a lowering may bind its value elsewhere)."""
+        return False
+
     def run_block(self, block: Block, owner: Operation) -> list[Value]:
         """Execute ``block``'s operations; return the values of its terminator."""
         for op in block.ops:
+            if self.is_inert(op):
+                continue
             self.steps += 1
             if self.steps > MAX_UNROLLED_OPS:
                 raise self.fail(op, f"unrolling exceeds {MAX_UNROLLED_OPS} operations")
-            if isinstance(op, func.ReturnOp | affine.YieldOp | scf.YieldOp | secret.YieldOp):
+            if self.is_terminator(op):
                 return [self.env[v] for v in op.operands]
             try:
                 self.lower_op(op)
