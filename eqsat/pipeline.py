@@ -176,7 +176,7 @@ def optimize(
     from eqsat import mgmt
     from eqsat.extract.ilp import ilp_extract
     from eqsat.extract.levels import ilp_extract_levels
-    from eqsat.mgmt.reduce_noise import extract_noisy, solve_placement
+    from eqsat.mgmt.reduce_noise import extract_noisy, place_greedy, solve_placement
     from eqsat.rules import resolve
 
     if verify not in VERIFY_MODES:
@@ -252,11 +252,12 @@ def optimize(
             else:
                 after_prog = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap, time_limit=ilp_time())
         elif scheme == "noisy":
-            after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_time())
-            method = "ilp-noisy" if "fallback" not in info else "greedy"
+            noisy_ilp = extraction != "greedy"  # the joint ILP is the noisy scheme's auto choice
+            after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_time(), ilp=noisy_ilp)
+            method = "ilp-noisy" if noisy_ilp and "fallback" not in info else "greedy"
             lap("extract")
-            # the source with optimal placement is always a candidate
-            placed, _ = solve_placement(source, time_limit=ilp_time())
+            # the source with its placement (optimal, or greedy under --extraction greedy) is a candidate
+            placed = solve_placement(source, time_limit=ilp_time())[0] if noisy_ilp else place_greedy(source)
             if cost_table.total(op_counts(placed)) < cost_table.total(op_counts(after_prog)):
                 after_prog = placed
             # the article's form: plaintext operands encoded, as printed (report = re-read)

@@ -131,12 +131,17 @@ def extract_noisy(
     costs: CostTable,
     *,
     time_limit: float = 10.0,
+    ilp: bool = True,
 ) -> tuple[Program, dict[str, object]]:
     """Joint extraction + placement, checked; falls back to greedy DAG + greedy placement.
+    ``ilp=False`` (``--extraction greedy``) goes straight to the greedy pair, no solver.
 
     Raises ``noise.NoiseError`` when no placement fits (the ILP proves it infeasible and
     the greedy fallback finds nothing either).
     """
+    if not ilp:
+        prog = place_greedy(to_program(g, greedy_dag(g, costs), roots, original).compact())
+        return prog, {"status": "not run (greedy extraction asked)"}
     plain_bits = noise.elem_bits(program_elem(original))
     nc, info = ilp_extract_noisy(g, roots, costs, time_limit=time_limit, plain_bits=plain_bits,
                                  warm=greedy_dag(g, costs))
