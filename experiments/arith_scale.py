@@ -49,7 +49,9 @@ def run_one(ops: int, schedule: str) -> dict[str, object]:
         "ops": ops, "schedule": schedule, "wall_s": round(wall, 2), "saturation_s": round(res.run.time_s, 2),
         "nodes": eg["nodes"], "iterations": eg["iterations"], "stop_reason": rep["stop_reason"],
         "cost_before": before["cost"], "cost_after": after["cost"],
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        # the e-graph stage runs in a forked worker (eqsat.egraph.guard): count its peak too
+        "peak_rss_mb": round(max(resource.getrusage(who).ru_maxrss
+                                 for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024, 1),
     }
 
 
