@@ -77,20 +77,32 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from eqsat.egraph.session import Limits
+
     fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-    for sched in sorted({str(r["schedule"]) for r in rows}):
+    # one colour per schedule in every panel; wall solid, saturation dashed; a hollow marker is a
+    # run that stopped at the time limit (its e-graph is what the budget allowed, not saturated)
+    for i, sched in enumerate(sorted({str(r["schedule"]) for r in rows})):
+        colour = f"C{i}"
         mine = [r for r in rows if r["schedule"] == sched and r.get("nodes") is not None]
         xs = [int(r["ops"]) for r in mine]  # type: ignore[call-overload]
-        axes[0].plot(xs, [float(r["wall_s"]) for r in mine], "o-", label=f"{sched}: wall")  # type: ignore[arg-type]
-        axes[0].plot(xs, [float(r["saturation_s"]) for r in mine], "x--", label=f"{sched}: saturation")  # type: ignore[arg-type]
-        axes[1].plot(xs, [int(r["nodes"]) for r in mine], "o-", label=sched)  # type: ignore[call-overload]
-        axes[2].plot(xs, [float(r["peak_rss_mb"]) for r in mine], "o-", label=sched)  # type: ignore[arg-type]
+        cut = [r.get("stop_reason") == "time_limit" for r in mine]
+        series = ((0, "wall_s", "-", f"{sched}: wall"), (0, "saturation_s", "--", f"{sched}: saturation"),
+                  (1, "nodes", "-", sched), (2, "peak_rss_mb", "-", sched))
+        for ax_i, key, style, label in series:
+            ys = [float(r[key]) for r in mine]  # type: ignore[arg-type]
+            axes[ax_i].plot(xs, ys, style, color=colour, label=label)
+            axes[ax_i].scatter(xs, ys, color=colour, zorder=3,
+                               facecolors=["none" if c else colour for c in cut])
+    axes[0].axhline(Limits().time_s, color="0.5", ls=":", label="whole-call --time-limit")
+    axes[0].plot([], [], "o", mfc="none", color="0.3", label="stopped at the time limit")
     for ax, label in zip(axes, ("time (s)", "e-graph nodes", "peak RSS (MB)"), strict=True):
         ax.set_xlabel("program ops")
         ax.set_ylabel(label)
         ax.set_ylim(bottom=0)  # from zero: a 1 MB spread must not look like a doubling
         ax.legend(fontsize=7)
-    fig.suptitle("random arithmetic programs through optimize (default limits)")
+    fig.suptitle("random arithmetic programs through optimize (default limits); peak RSS includes the "
+                 "forked e-graph worker", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -10,15 +10,17 @@ before the program was even loaded (the caller then keeps the source program).
 Why a process: egglog 13.2 runs one iteration as one call into Rust that Python cannot
 interrupt (no timeout, no interrupt flag; its back-off scheduler still performs the whole
 search: measured on the slot-uniform program of seed 218 before its fix, iteration 12 took
-15 s and 13 did not return), and one iteration can explode.  So the limits between
-iterations (``Session.saturate``) are not enough.  The worker is a fork of the caller; after
-loading and after every complete iteration it forks an idle *checkpoint* of itself (copy on
-write, a few ms) and ends the previous one.  The caller waits on the worker's messages; when
-the saturation budget is spent, or the worker's memory outgrows what the node limit allows
-(bytes per e-node measured between iterations), it kills the worker and tells the newest
-checkpoint to finish: the e-graph of the last complete iteration is analysed and serialized,
-with stop reason ``time_limit`` or ``node_limit``.  Where ``os.fork`` is missing (or
-``EQSAT_IN_PROCESS=1``) the stage runs in the caller, limits checked between iterations.
+15 s and 13 did not return), and one iteration can explode. So the limits between iterations
+(``Session.saturate``) are not enough. The worker is a fork of the caller; after loading and
+after every complete iteration it forks an idle *checkpoint* of itself (copy on write, a few
+ms) and ends the previous one. The caller waits on the worker's messages; when the
+saturation budget is spent (which shrinks as the e-graph grows: the stages after saturation
+need time in proportion to its size, ``post_reserve``), or the worker's memory outgrows what
+the node limit allows (bytes per e-node measured between iterations), it kills the worker
+and tells the newest checkpoint to finish: the e-graph of the last complete iteration is
+analysed and serialized, with stop reason ``time_limit`` or ``node_limit``. Where
+``os.fork`` is missing (or ``EQSAT_IN_PROCESS=1``) the stage runs in the caller, limits
+checked between iterations.
 """
 
 from __future__ import annotations
@@ -55,6 +57,18 @@ POLL_S = 0.05
 CHECKPOINT_EVERY_S = 0.25
 #: how long past the deadline a told checkpoint may take to hand back (else: no e-graph)
 HAND_BACK_GRACE_S = 10.0
+#: seconds per e-node the stages after saturation take (analysis, serialization, extraction,
+#: placement, the random-input check), measured on one quiet core: a 2,000-op random
+#: arithmetic program, 10,880 e-nodes, 12.2 s after saturation (1.1 ms per node)
+POST_S_PER_NODE = 1.1e-3
+
+
+def post_reserve(nodes: int, slowdown: float = 1.0) -> float:
+    """The time to keep, before the call's deadline, for the stages after saturation of an
+    e-graph of ``nodes`` e-nodes: ``POST_S_PER_NODE`` per node, times ``slowdown`` -- the
+    worker's wall time over its CPU time so far (at least 1): a machine that gave the
+    saturation half a core will stretch the later stages as much."""
+    return POST_S_PER_NODE * nodes * max(1.0, slowdown)
 
 
 @dataclass
@@ -187,6 +201,10 @@ class _Supervisor:
                     checkpoint_pid = int(m["ckpt"])  # type: ignore[call-overload]
                 elif m["ev"] == "iter":
                     checkpoint_pid = int(m["ckpt"])  # type: ignore[call-overload]
+                    # the whole call has one deadline: keep what the later stages need for this size
+                    slowdown = float(m["wall"]) / max(1e-3, float(m["cpu"]))  # type: ignore[arg-type]
+                    reserve = post_reserve(int(m["nodes"]), slowdown)  # type: ignore[call-overload]
+                    self.stop_at = min(self.stop_at, self.deadline - reserve)
                     grown = int(m["nodes"]) - nodes0  # type: ignore[call-overload]
                     if grown > 1000:
                         bytes_per_node = max(bytes_per_node, (int(m["rss"]) - rss0) / grown)  # type: ignore[call-overload]
@@ -260,6 +278,7 @@ class _Worker:
         self.checkpoint_at = 0.0
         self.ended: list[int] = []
         self.start = time.perf_counter()
+        self.cpu0 = time.process_time()
 
     def send(self, **msg: object) -> None:
         os.write(self.msg_w, (json.dumps(msg) + "\n").encode())
@@ -295,7 +314,8 @@ class _Worker:
     def after_iteration(self, session: Session, rep: RunReport) -> None:
         if time.perf_counter() - self.checkpoint_at >= CHECKPOINT_EVERY_S:
             self.fork_checkpoint(session, rep)
-        self.send(ev="iter", i=rep.iterations, nodes=rep.nodes, rss=_rss(os.getpid()), ckpt=self.checkpoint)
+        self.send(ev="iter", i=rep.iterations, nodes=rep.nodes, rss=_rss(os.getpid()), ckpt=self.checkpoint,
+                  wall=time.perf_counter() - self.start, cpu=time.process_time() - self.cpu0)
 
     def fork_checkpoint(self, session: Session, rep: RunReport) -> None:
         previous = self.checkpoint

@@ -128,3 +128,14 @@ def test_a_100k_op_program_goes_through_within_its_limit(capsys: pytest.CaptureF
     original, optimized = eqsat.parse_mlir(src.read_text())[0], eqsat.parse_mlir(out.read_text())[0]
     inputs = random_inputs(original, 0)
     assert results_equal(evaluate(original, inputs), evaluate(optimized, inputs))
+
+
+def test_post_reserve_grows_with_the_egraph_and_the_slowdown() -> None:
+    """The time kept for the stages after saturation: proportional to e-nodes, stretched by
+    how little CPU the worker got, never shrunk below the quiet-machine estimate."""
+    from eqsat.egraph.guard import POST_S_PER_NODE, post_reserve
+
+    assert post_reserve(0) == 0.0
+    assert post_reserve(10_000) == pytest.approx(10_000 * POST_S_PER_NODE)
+    assert post_reserve(10_000, slowdown=3.0) == pytest.approx(3 * post_reserve(10_000))
+    assert post_reserve(10_000, slowdown=0.2) == post_reserve(10_000)  # more CPU than wall: no discount
