@@ -21,12 +21,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from eqsat.egraph.session import Limits
 from eqsat.errors import REPORT_HINT, EqsatError, UserError
 from eqsat.ir import Program
 from eqsat.models.cost import SCHEMES, CostError, load_overrides, table
+
+if TYPE_CHECKING:
+    from eqsat.egraph.session import Limits
 
 
 def _version() -> str:
@@ -77,6 +79,8 @@ def _scheme(args: argparse.Namespace, prog: Program, path: str) -> str:
 
 def _limits(args: argparse.Namespace) -> Limits:
     import math
+
+    from eqsat.egraph.session import Limits
 
     for flag, value in (("--time-limit", args.time_limit), ("--node-limit", args.node_limit),
                         ("--iteration-limit", args.iteration_limit)):
@@ -346,6 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--costs", help="JSON object op name -> cost (a file, or the object inline), "
                                         "overriding the scheme's table")
         p.add_argument("--rules", help="comma-separated rule families or a schedule name (default: default)")
+        from eqsat.egraph.session import Limits
+
         d = Limits()
         p.add_argument("--node-limit", type=int, dest="node_limit", help=f"e-node limit (default: {d.nodes})")
         p.add_argument("--time-limit", type=float, dest="time_limit",

@@ -55,9 +55,9 @@ _ROOT = Path(__file__).resolve().parent.parent  # the eqsat package
 
 
 def _package_dirs() -> list[Path]:
-    import eqsat.rules
+    import eqsat.rules as rules_package
 
-    return [_ROOT / "rulespec", _ROOT / "algebra", Path(eqsat.rules.__file__).resolve().parent]
+    return [_ROOT / "rulespec", _ROOT / "algebra", Path(str(rules_package.__file__)).resolve().parent]
 
 
 def _source_files() -> list[Path]:
