@@ -18,8 +18,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from eqsat.ir import Program
-
 if TYPE_CHECKING:
     from eqsat.api import Compiled, compile
     from eqsat.egraph.session import Limits, StopReason
@@ -34,9 +32,11 @@ if TYPE_CHECKING:
         trace,
         vector,
     )
+    from eqsat.ir import Program
 
 #: the names imported on first use (``import eqsat.cli`` must not pay for egglog, xDSL, numpy)
 _LAZY: dict[str, str] = {
+    "Program": "eqsat.ir",
     **dict.fromkeys(("Compiled", "compile"), "eqsat.api"),
     **dict.fromkeys(("Limits", "StopReason"), "eqsat.egraph.session"),
     **dict.fromkeys(("F16", "F32", "F64", "I1", "I8", "I16", "I32", "I64", "Secret", "Tensor"),

@@ -24,11 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eqsat.errors import REPORT_HINT, EqsatError, UserError
-from eqsat.ir import Program
-from eqsat.models.cost import SCHEMES, CostError, load_overrides, table
 
 if TYPE_CHECKING:
     from eqsat.egraph.session import Limits
+    from eqsat.ir import Program
 
 
 def _version() -> str:
@@ -97,6 +96,8 @@ def _limits(args: argparse.Namespace) -> Limits:
 def _costs(args: argparse.Namespace, scheme: str) -> dict[str, object] | None:
     """The ``--costs`` overrides (a file, or a JSON object written inline), validated
     against the scheme (errors name the file or ``--costs``)."""
+    from eqsat.models.cost import CostError, load_overrides, table
+
     if not args.costs:
         return None
     where = args.costs
@@ -346,6 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
     def optimizing(p: argparse.ArgumentParser) -> None:
+        from eqsat.models.cost import SCHEMES
+
         p.add_argument("--scheme", choices=SCHEMES, default=None,
                        help="cost and noise model (default: noisy for a noisy-dialect input, else bgv)")
         p.add_argument("--costs", help="JSON object op name -> cost (a file, or the object inline), "

@@ -68,6 +68,12 @@ def warm() -> list[str]:
         raise SystemExit(f"eqsat serve: the compiled rules cannot be cached in {cached.parent}, which the "
                          "server needs (set EQSAT_CACHE_DIR to a writable folder)")
     compiled.section(compiled.TERM)  # reads the cache
+    # the default rules and the noise analysis declared once: each request's e-graph starts
+    # from a copy (egglog declares without its thread pool; the server never runs a rule)
+    from eqsat.egraph import session
+    from eqsat.rules import SCHEDULES
+
+    session.prepare([*SCHEDULES["default"], compiled.NOISE])
     return failed
 
 
