@@ -198,6 +198,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--out", default="experiments/out", help="directory for scaling.csv and scaling.png")
     ap.add_argument("--repeats", type=int, default=1, help="runs per kernel (the median time is reported)")
     ap.add_argument("--no-heir", action="store_true", help="leave heir-opt out even when it is installed")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="wall seconds per single run of either tool")
     ap.add_argument("--one", nargs=2, metavar=("KERNEL", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
@@ -217,7 +218,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     rows = []
     for kernel, sizes in (("sum", sums), ("box_blur", blurs)):
         for size in [int(x) for x in sizes.split(",") if x]:
-            rows.append(measure(kernel, size, size if kernel == "sum" else size * size, args.repeats, heir_opt))
+            rows.append(measure(kernel, size, size if kernel == "sum" else size * size, args.repeats, heir_opt,
+                                args.timeout))
             print(rows[-1], flush=True)
     with open(out / "scaling.csv", "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=FIELDS)
