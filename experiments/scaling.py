@@ -13,7 +13,7 @@ against slots, log-log, HEIR's beside eqsat's, the 10 s and 2 GB goals).
 Each eqsat point is its own process (``scaling.py --one KERNEL SIZE``): it builds the program
 with ``eqsat.ir.Builder`` (no MLIR parsing, which is not what this measures), imports
 before the clock starts, and times ``eqsat.pipeline.optimize`` (greedy extraction); its peak
-memory comes from ``os.wait4``.  HEIR gets the same program as MLIR text
+memory comes from ``os.wait4`` in a small launcher process.  HEIR gets the same program as MLIR text
 (``eqsat.frontend.mlir.print_mlir``) and the pipeline ``experiments/vs_heir.py`` runs for its
 kind; its time is the wall clock of the whole ``heir-opt`` process (start-up included, a few
 ms).  Without ``heir-opt`` the HEIR columns stay empty (one line says so).
@@ -77,29 +77,32 @@ def program(kernel: str, size: int) -> Program:
     return sum_program(size) if kernel == "sum" else box_blur_program(size)
 
 
+#: a small interpreter that runs a command and writes the command's peak resident KB (``os.wait4``)
+#: to the file named first: measured from a fork of this script, the peak would include this
+#: script's own size, which a forked child counts until it execs
+_LAUNCHER = ("import os, sys\npid = os.fork()\nif pid == 0:\n    os.execvp(sys.argv[2], sys.argv[2:])\n"
+             "_, status, usage = os.wait4(pid, 0)\nopen(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+             "sys.exit(os.waitstatus_to_exitcode(status))\n")
+
+
 def _measured(cmd: list[str], timeout: float) -> tuple[int, str, float, float]:
-    """Run ``cmd``: exit status, stdout, wall seconds, peak resident MB of it and the
-    children it waited for (``os.wait4``)."""
-    with tempfile.TemporaryFile() as out:
+    """Run ``cmd``: exit status (-1: timeout), stdout, wall seconds, peak resident MB of it
+    and of the children it waited for."""
+    with tempfile.TemporaryDirectory(prefix="eqsat-scaling-") as tmp:
+        peak_file = Path(tmp) / "peak"
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                proc.kill()
-                _, status, usage = os.wait4(proc.pid, 0)
-                status = -1
-                break
-            time.sleep(0.01)
+        proc = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCHER, str(peak_file), *cmd], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            out, _ = proc.communicate()
+            code = -1
         wall = time.perf_counter() - start
-        proc.returncode = 0  # reaped here, not by Popen
-        out.seek(0)
-        text = out.read().decode()
-    code = -1 if status == -1 else os.waitstatus_to_exitcode(status)
-    return code, text, wall, usage.ru_maxrss / 1024.0  # ru_maxrss is in KB on Linux
+        peak = float(peak_file.read_text()) / 1024.0 if peak_file.exists() else float("nan")  # KB on Linux
+    return code, out.decode(), wall, peak
 
 
 def one(kernel: str, size: int) -> dict[str, Any]:
@@ -121,7 +124,8 @@ def measure(kernel: str, size: int, slots: int, repeats: int, heir_opt: Path | N
     """``repeats`` eqsat processes (median time, largest peak) and as many ``heir-opt`` runs."""
     times, peaks, last = [], [], {}
     for _ in range(repeats):
-        code, out, _, peak = _measured([sys.executable, __file__, "--one", kernel, str(size)], timeout)
+        code, out, _, peak = _measured([sys.executable, str(Path(__file__).resolve()), "--one", kernel, str(size)],
+                                       timeout)
         if code != 0:
             return {"kernel": kernel, "slots": slots, "stop_reason": "failed" if code > 0 else "timeout",
                     "repeats": repeats}
