@@ -15,22 +15,44 @@ argument types).
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from eqsat.api import Compiled, compile
-from eqsat.egraph.session import Limits, StopReason
-from eqsat.frontend.heir_types import F16, F32, F64, I1, I8, I16, I32, I64, Secret, Tensor
-from eqsat.frontend.trace import (
-    plain_scalar,
-    plain_vector,
-    program,
-    rotate,
-    secret_scalar,
-    secret_vector,
-    trace,
-    vector,
-)
-from eqsat.ir import Program
+if TYPE_CHECKING:
+    from eqsat.api import Compiled, compile
+    from eqsat.egraph.session import Limits, StopReason
+    from eqsat.frontend.heir_types import F16, F32, F64, I1, I8, I16, I32, I64, Secret, Tensor
+    from eqsat.frontend.trace import (
+        plain_scalar,
+        plain_vector,
+        program,
+        rotate,
+        secret_scalar,
+        secret_vector,
+        trace,
+        vector,
+    )
+    from eqsat.ir import Program
+
+#: the names imported on first use (``import eqsat.cli`` must not pay for egglog, xDSL, numpy)
+_LAZY: dict[str, str] = {
+    "Program": "eqsat.ir",
+    **dict.fromkeys(("Compiled", "compile"), "eqsat.api"),
+    **dict.fromkeys(("Limits", "StopReason"), "eqsat.egraph.session"),
+    **dict.fromkeys(("F16", "F32", "F64", "I1", "I8", "I16", "I32", "I64", "Secret", "Tensor"),
+                    "eqsat.frontend.heir_types"),
+    **dict.fromkeys(("plain_scalar", "plain_vector", "program", "rotate", "secret_scalar", "secret_vector",
+                     "trace", "vector"), "eqsat.frontend.trace"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'eqsat' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 def optimize(prog: Program, scheme: str = "bgv", layouts: str | None = None, **kwargs: Any) -> Any:

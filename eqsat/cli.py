@@ -21,12 +21,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from eqsat.egraph.session import Limits
 from eqsat.errors import REPORT_HINT, EqsatError, UserError
-from eqsat.ir import Program
-from eqsat.models.cost import SCHEMES, CostError, load_overrides, table
+
+if TYPE_CHECKING:
+    from eqsat.egraph.session import Limits
+    from eqsat.ir import Program
 
 
 def _version() -> str:
@@ -78,6 +79,8 @@ def _scheme(args: argparse.Namespace, prog: Program, path: str) -> str:
 def _limits(args: argparse.Namespace) -> Limits:
     import math
 
+    from eqsat.egraph.session import Limits
+
     for flag, value in (("--time-limit", args.time_limit), ("--node-limit", args.node_limit),
                         ("--iteration-limit", args.iteration_limit)):
         if value is not None and (not math.isfinite(value) or value <= 0):
@@ -93,6 +96,8 @@ def _limits(args: argparse.Namespace) -> Limits:
 def _costs(args: argparse.Namespace, scheme: str) -> dict[str, object] | None:
     """The ``--costs`` overrides (a file, or a JSON object written inline), validated
     against the scheme (errors name the file or ``--costs``)."""
+    from eqsat.models.cost import CostError, load_overrides, table
+
     if not args.costs:
         return None
     where = args.costs
@@ -207,7 +212,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     path = args.input
     res = _optimize_one(args, path)
     rep = res.report
-    fired = sorted(res.rules_fired.items(), key=lambda kv: -kv[1])
+    # most matches first, ties by name (egglog reports the counts in a per-process hash order)
+    fired = sorted(res.rules_fired.items(), key=lambda kv: (-kv[1], kv[0]))
     if args.json:
         doc = dict(rep)
         doc["rules_fired"] = dict(fired)
@@ -341,11 +347,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
     def optimizing(p: argparse.ArgumentParser) -> None:
+        from eqsat.models.cost import SCHEMES
+
         p.add_argument("--scheme", choices=SCHEMES, default=None,
                        help="cost and noise model (default: noisy for a noisy-dialect input, else bgv)")
         p.add_argument("--costs", help="JSON object op name -> cost (a file, or the object inline), "
                                         "overriding the scheme's table")
         p.add_argument("--rules", help="comma-separated rule families or a schedule name (default: default)")
+        from eqsat.egraph.session import Limits
+
         d = Limits()
         p.add_argument("--node-limit", type=int, dest="node_limit", help=f"e-node limit (default: {d.nodes})")
         p.add_argument("--time-limit", type=float, dest="time_limit",
@@ -415,7 +425,76 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write one CSV row per program here")
     p.add_argument("--regressions", help="folder for shrunk failing programs (fuzz_<seed>.mlir)")
     p.set_defaults(fn=cmd_fuzz, input="<fuzz>")
+    p = sub.add_parser(
+        "serve", help="a warm server that runs later eqsat commands without the start-up cost",
+        formatter_class=_Formatter,
+        description="start: import eqsat once in a background server; while it runs, every eqsat command "
+                    "of this installation is run by a fork of it (same output, same exit status). "
+                    "stop: end it. status: say whether one runs (exit 0) or not (exit 3).")
+    p.add_argument("action", choices=("start", "stop", "status"))
+    p.add_argument("--idle-timeout", type=float, default=7200.0, dest="idle_timeout",
+                   help="start: the server stops after this many seconds without a request (0: never)")
+    p.add_argument("--foreground", action="store_true", help="start: run the server in this process")
+    p.add_argument("--all", action="store_true",
+                   help="stop: also the servers of other installations and of older versions (same user)")
+    p.set_defaults(fn=cmd_serve, input="<serve>")
     return ap
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``eqsat serve start|stop|status`` (the server itself is ``eqsat.serve``)."""
+    import os
+    import subprocess
+
+    from eqsat import client
+
+    path = client.socket_path()
+    running = client.status(path)
+    others = [p for p in sorted(path.parent.glob("serve-*.sock")) if p != path]
+    if args.action == "status":
+        for p in others:
+            other = client.status(p)
+            if other is not None:
+                print(f"eqsat serve: pid {other['pid']} on {p} serves another installation or an older version "
+                      f"of this one (python {other['python']})")
+        if running is None:
+            print(f"eqsat serve: no server for this installation ({path})")
+            return 3
+        print(f"eqsat serve: pid {running['pid']} on {path}, {running['served']} requests served")
+        return 0
+    if args.action == "stop" and args.all:
+        for p in others:
+            if client.stop(p) is not None:
+                print(f"eqsat serve: stopped the server on {p}", file=sys.stderr)
+    if args.action == "stop":
+        if running is None:
+            print(f"eqsat serve: no server for this installation ({path})", file=sys.stderr)
+            return 0
+        client.stop(path)
+        deadline = time.monotonic() + 10.0
+        while path.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        print(f"eqsat serve: stopped pid {running['pid']}", file=sys.stderr)
+        return 0
+    if running is not None:
+        print(f"eqsat serve: already running (pid {running['pid']} on {path})", file=sys.stderr)
+        return 0
+    cmd = [sys.executable, "-m", "eqsat.serve", "--idle-timeout", str(args.idle_timeout)]
+    if args.foreground:
+        os.execv(sys.executable, cmd)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with open(path.with_suffix(".log"), "ab") as log:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    deadline = time.monotonic() + 120.0
+    while time.monotonic() < deadline:
+        running = client.status(path)
+        if running is not None:
+            print(f"eqsat serve: pid {running['pid']} ready on {path}", file=sys.stderr)
+            return 0
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise UserError(f"the server did not start (see {path.with_suffix('.log')})")
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -427,6 +506,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; ``argv`` None (the ``eqsat`` command) first offers the command to
+    a running ``eqsat serve`` (``eqsat.client``) and runs it here when none runs."""
+    if argv is None:
+        from eqsat.client import forward
+
+        forwarded = forward(sys.argv[1:])
+        if forwarded is not None:
+            return forwarded
     args = build_parser().parse_args(argv)
     try:
         return int(args.fn(args))

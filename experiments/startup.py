@@ -1,17 +1,30 @@
-"""Fixed cost of one ``eqsat optimize`` run: wall clock of the CLI on a small kernel, per stage.
+"""Fixed cost of one ``eqsat optimize`` run on small kernels: cold, warm (``eqsat serve``), and HEIR.
 
-In: ``--kernel`` (default ``examples/sum_8.mlir``), ``--repeats`` (default 5), ``--out``.
-Out: ``startup.csv`` (one row per run: ``cache`` -- ``cold`` when the compiled rule text was
-just removed (``eqsat.egraph.compiled``, the first run after an install or an edit of the
-rules), ``warm`` otherwise --, the process's wall seconds, the report's ``time_s`` and its
-``timings`` per stage; the rest of the wall time is interpreter start-up and imports) and
-``startup.png`` (median seconds per part, cold and warm).
+In: ``--kernels`` (comma-separated MLIR files; default ``sum_8``, ``collapse_chain_16``,
+``pow8`` and ``dot_product_8`` from ``examples/``), ``--repeats`` (default 5), ``--out``.
+Out: ``startup.csv``, one row per run: ``kernel``, ``mode`` --
 
-Each run is a separate process (``python -m eqsat.cli optimize KERNEL --json``) with its own
-cache directory (``EQSAT_CACHE_DIR``), so a cold run is really cold. The machine is shared:
-read the medians as an order of magnitude and note the load (``os.getloadavg``) in the CSV.
+* ``cold-cache``: a new process right after the compiled rule text was removed
+  (``eqsat.egraph.compiled``: the first run after an install or an edit of the rules; first
+  kernel, first repeat only);
+* ``cold``: a new process, rule text cached (every run without a server);
+* ``warm``: the thin client of a running ``eqsat serve`` (``eqsat.serve``), which forks an
+  already-imported server per command;
+* ``heir``: ``heir-opt`` with the pipeline ``experiments/vs_heir.py`` runs for the kernel
+  (skipped, with a message, when ``heir-opt`` is not installed) --
 
-Run: ``python experiments/startup.py [--repeats 5]``.
+the process's wall seconds, the report's ``time_s`` and ``timings`` per stage (eqsat rows),
+``startup_s`` (wall minus the report's time and parsing: interpreter start-up, imports, and
+for ``warm`` the client and the fork), rotations, and the load average.  ``startup.png``:
+left, median seconds per part for the first kernel in each eqsat mode; right, median wall
+per kernel and mode on a log axis, with the 0.3 s goal.
+
+Every run is a separate process (``python -m eqsat.cli optimize KERNEL --json``) with its own
+cache folder (``EQSAT_CACHE_DIR``) and server folder (``XDG_RUNTIME_DIR``); the modes
+alternate so a drift in machine load hits all of them.  The machine is shared: read the
+medians with the load average in the CSV.
+
+Run: ``python experiments/startup.py [--repeats 5] [--kernels examples/sum_8.mlir]``.
 """
 
 from __future__ import annotations
@@ -30,26 +43,69 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from eqsat.testing.heir import find_heir_opt  # noqa: E402
+from experiments import vs_heir  # noqa: E402
+
 OUT = Path(__file__).resolve().parent / "out"
 STAGES = ["parse", "rules", "load", "saturate", "analyze", "extract", "place", "verify"]
+KERNELS = ["sum_8", "collapse_chain_16", "pow8", "dot_product_8"]
+EQSAT_MODES = ["cold-cache", "cold", "warm"]
+FIELDS = ["kernel", "mode", "wall_s", "time_s", "startup_s", *STAGES, "rotations", "load_avg"]
 
 
-def one_run(kernel: Path, cache: Path, cold: bool) -> dict[str, Any]:
-    if cold:
-        shutil.rmtree(cache, ignore_errors=True)
-    env = dict(os.environ, EQSAT_CACHE_DIR=str(cache))
+def _env(cache: Path, runtime: Path, server: bool) -> dict[str, str]:
+    env = dict(os.environ, EQSAT_CACHE_DIR=str(cache), XDG_RUNTIME_DIR=str(runtime))
+    env.pop("EQSAT_NO_SERVER", None)
+    if not server:
+        env["EQSAT_NO_SERVER"] = "1"
+    return env
+
+
+def eqsat_run(kernel: Path, mode: str, cache: Path, runtime: Path) -> dict[str, Any]:
+    """One ``eqsat optimize --json`` process in ``mode`` (cold-cache, cold or warm)."""
+    if mode == "cold-cache":
+        for f in cache.glob("rules-*.json"):
+            f.unlink()
+    env = _env(cache, runtime, server=mode == "warm")
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "eqsat.cli", "optimize", str(kernel), "--json"],
                           capture_output=True, text=True, env=env, cwd=ROOT, check=True)
     wall = time.perf_counter() - t0
     rep = json.loads(proc.stdout)
     timings = rep.get("timings", {})
-    row: dict[str, Any] = {"cache": "cold" if cold else "warm", "wall_s": round(wall, 4),
-                           "time_s": rep["time_s"], "load_avg": round(os.getloadavg()[0], 2)}
+    row: dict[str, Any] = {"kernel": kernel.stem, "mode": mode, "wall_s": round(wall, 4), "time_s": rep["time_s"],
+                           "load_avg": round(os.getloadavg()[0], 2)}
     row.update({s: timings.get(s, 0.0) for s in STAGES})
     row["startup_s"] = round(wall - rep["time_s"] - timings.get("parse", 0.0), 4)
     row["rotations"] = rep["after"]["ops"].get("rotate", 0)
     return row
+
+
+def heir_run(heir_opt: Path, kernel: Path) -> dict[str, Any] | None:
+    """``heir-opt`` on ``kernel`` with the pipeline vs_heir.py uses for its kind (None: no
+    HEIR pipeline for it, e.g. a noisy-dialect kernel, or HEIR rejects it)."""
+    k = vs_heir.kind(kernel.read_text())
+    if k == "noisy":
+        return None
+    run = vs_heir.run_heir(heir_opt, kernel, vs_heir.PIPELINES["vectorizer" if k == "tensor" else "mlir-to-bgv"],
+                           timeout=600.0)
+    if run.status != "ok":
+        return None
+    return {"kernel": kernel.stem, "mode": "heir", "wall_s": round(run.seconds[0], 4),
+            "rotations": run.counts.rotations if run.counts else "", "load_avg": round(os.getloadavg()[0], 2)}
+
+
+def _server(action: str, cache: Path, runtime: Path) -> None:
+    subprocess.run([sys.executable, "-m", "eqsat.cli", "serve", action], env=_env(cache, runtime, server=True),
+                   cwd=ROOT, check=True, capture_output=True)
+
+
+def _median(rows: list[dict[str, Any]], key: str, **where: str) -> float:
+    xs = [float(r[key]) for r in rows if all(r.get(k) == v for k, v in where.items()) and r.get(key) not in ("", None)]
+    return statistics.median(xs) if xs else 0.0
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:
@@ -58,19 +114,31 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    parts = ["startup_s", *STAGES]
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    bottom = {"cold": 0.0, "warm": 0.0}
-    for part in parts:
-        vals = []
-        for c in ("cold", "warm"):
-            xs = [float(r[part]) for r in rows if r["cache"] == c]
-            vals.append(statistics.median(xs) if xs else 0.0)
-        ax.bar(["cold", "warm"], vals, bottom=[bottom["cold"], bottom["warm"]], label=part.removesuffix("_s"))
-        bottom = {"cold": bottom["cold"] + vals[0], "warm": bottom["warm"] + vals[1]}
-    ax.axhline(0.3, ls="--", color="gray", lw=1, label="0.3 s goal")
-    ax.set_ylabel("seconds (median)")
-    ax.legend(fontsize=7, ncol=2)
+    kernels = list(dict.fromkeys(str(r["kernel"]) for r in rows))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [1, 2]})
+    first = kernels[0]
+    modes = [m for m in EQSAT_MODES if any(r["mode"] == m and r["kernel"] == first for r in rows)]
+    bottom = [0.0] * len(modes)
+    for part in ["startup_s", *STAGES]:
+        vals = [_median(rows, part, kernel=first, mode=m) for m in modes]
+        a1.bar(modes, vals, bottom=bottom, label=part.removesuffix("_s"))
+        bottom = [b + v for b, v in zip(bottom, vals, strict=True)]
+    a1.axhline(0.3, ls="--", color="gray", lw=1, label="0.3 s goal")
+    a1.set_ylabel("seconds (median)")
+    a1.set_title(f"{first}: where the time goes", fontsize=9)
+    a1.legend(fontsize=6, ncol=2)
+    shown = [m for m in ["cold", "warm", "heir"] if any(r["mode"] == m for r in rows)]
+    width = 0.8 / max(1, len(shown))
+    for j, m in enumerate(shown):
+        xs = [i + (j - (len(shown) - 1) / 2) * width for i in range(len(kernels))]
+        ys = [_median(rows, "wall_s", kernel=k, mode=m) for k in kernels]
+        a2.bar(xs, [y if y > 0 else float("nan") for y in ys], width, label="heir-opt" if m == "heir" else f"eqsat {m}")
+    a2.axhline(0.3, ls="--", color="gray", lw=1, label="0.3 s goal")
+    a2.set_xticks(range(len(kernels)), kernels, fontsize=8)
+    a2.set_yscale("log")
+    a2.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))
+    a2.set_ylabel("wall seconds per command (median)")
+    a2.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -79,25 +147,48 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--kernel", type=Path, default=ROOT / "examples" / "sum_8.mlir", help="the MLIR file to optimize")
-    ap.add_argument("--repeats", type=int, default=5, help="CLI runs per measurement (the median is kept)")
+    ap.add_argument("--kernels", default=",".join(str(ROOT / "examples" / f"{k}.mlir") for k in KERNELS),
+                    help="comma-separated MLIR files")
+    ap.add_argument("--repeats", type=int, default=5, help="runs per kernel and mode (the median is kept)")
+    ap.add_argument("--no-server", action="store_true", help="skip the warm (eqsat serve) runs")
     ap.add_argument("--out", type=Path, default=OUT, help="directory for startup.csv and startup.png")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    kernels = [Path(k) for k in args.kernels.split(",") if k]
+    heir_opt = find_heir_opt()
+    if heir_opt is None:
+        print("startup: heir-opt not found (pip install -e '.[heir]'); no HEIR rows", file=sys.stderr)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="eqsat-startup-") as tmp:
-        cache = Path(tmp) / "cache"
-        for _ in range(args.repeats):
-            rows.append(one_run(args.kernel, cache, cold=True))
-            rows.append(one_run(args.kernel, cache, cold=False))
+        cache, runtime = Path(tmp) / "cache", Path(tmp) / "run"
+        runtime.mkdir(mode=0o700)
+        eqsat_run(kernels[0], "cold-cache", cache, runtime)  # builds the rule text the server reads
+        if not args.no_server:
+            _server("start", cache, runtime)
+        try:
+            for i, kernel in enumerate(kernels):
+                for rep in range(args.repeats):
+                    modes = ["cold-cache"] if i == 0 and rep == 0 else []  # one: it takes seconds
+                    modes += ["cold"] + ([] if args.no_server else ["warm"])
+                    for mode in modes:
+                        rows.append(eqsat_run(kernel, mode, cache, runtime))
+                    if heir_opt is not None:
+                        h = heir_run(heir_opt, kernel)
+                        if h is not None:
+                            rows.append(h)
+        finally:
+            if not args.no_server:
+                _server("stop", cache, runtime)
+            shutil.rmtree(cache, ignore_errors=True)
     with open(args.out / "startup.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
     plot(rows, args.out / "startup.png")
-    for c in ("cold", "warm"):
-        xs = [float(r["wall_s"]) for r in rows if r["cache"] == c]
-        print(f"{c}: median wall {statistics.median(xs):.3f} s over {len(xs)} runs")
+    for kernel in dict.fromkeys(str(r["kernel"]) for r in rows):
+        parts = [f"{m} {_median(rows, 'wall_s', kernel=kernel, mode=m):.3f} s"
+                 for m in [*EQSAT_MODES, "heir"] if any(r["kernel"] == kernel and r["mode"] == m for r in rows)]
+        print(f"{kernel}: median wall " + ", ".join(parts))
     return rows
 
 

@@ -55,9 +55,9 @@ _ROOT = Path(__file__).resolve().parent.parent  # the eqsat package
 
 
 def _package_dirs() -> list[Path]:
-    import eqsat.rules
+    import eqsat.rules as rules_package
 
-    return [_ROOT / "rulespec", _ROOT / "algebra", Path(eqsat.rules.__file__).resolve().parent]
+    return [_ROOT / "rulespec", _ROOT / "algebra", Path(str(rules_package.__file__)).resolve().parent]
 
 
 def _source_files() -> list[Path]:
@@ -118,6 +118,30 @@ def _build() -> dict[str, Section]:
     return out
 
 
+def _build_elsewhere(key: str) -> dict[str, Section] | None:
+    """``_build()`` in a child interpreter (None when that fails or sees other sources).
+
+    Why: building runs egglog, which starts its thread pool, and a pool does not survive
+    ``fork``: the e-graph worker forked after an in-process build waited forever on threads
+    that do not exist in it (measured: the first run after an edit of the rules returned the
+    unoptimized program when its time limit ran out)."""
+    import subprocess
+    import sys
+
+    code = ("import json, sys\nfrom eqsat.egraph import compiled\n"
+            "built = compiled._build()\n"
+            "json.dump({'key': compiled.cache_key(), 'sections': "
+            "{k: {'text': s.text, 'ident': s.ident} for k, s in built.items()}}, sys.stdout)\n")
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        data = json.loads(out)
+        if data["key"] != key:
+            return None
+        return {k: Section(v["text"], v["ident"]) for k, v in data["sections"].items()}
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
+        return None
+
+
 def _load_or_build() -> None:
     key = cache_key()
     path = cache_dir() / f"rules-{key}.json"
@@ -127,7 +151,7 @@ def _load_or_build() -> None:
         return
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    built = _build()
+    built = _build_elsewhere(key) or _build()
     _MEMO.update(built)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

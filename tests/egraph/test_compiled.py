@@ -61,3 +61,22 @@ def test_an_unregistered_ruleset_runs_too() -> None:
     rep = s.saturate([rs], Limits(iterations=3))
     assert rep.rule_matches
     assert compiled.ruleset_section(rs).ident == str(rs.ident)
+
+
+def test_the_first_run_after_an_edit_saturates(tmp_path: Path) -> None:
+    """With no cached text the CLI builds it (in a child interpreter) and still optimizes: an
+    in-process build started egglog's thread pool before the e-graph worker was forked, and
+    the worker hung until the time limit returned the source program."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "EQSAT_CACHE_DIR": str(tmp_path), "EQSAT_NO_SERVER": "1"}
+    env.pop("EQSAT_IN_PROCESS", None)
+    out = subprocess.run([sys.executable, "-m", "eqsat.cli", "optimize", str(EXAMPLES / "sum_8.mlir"), "--json",
+                          "--time-limit", "120"], capture_output=True, text=True, env=env, check=True, timeout=600)
+    report = json.loads(out.stdout)
+    assert report["stop_reason"] == "saturated"
+    assert report["after"]["ops"] == {"rotate": 3, "add": 3}
+    assert list(tmp_path.glob("rules-*.json"))

@@ -1,0 +1,181 @@
+"""The thin side of the warm start: find a running ``eqsat serve`` and hand it one command.
+
+In: the command line (``sys.argv[1:]``) of an ``eqsat`` process.  Out: ``forward(argv)``,
+the command's exit status after a server ran it -- its output written straight to this
+process's stdout and stderr -- or None when no server for this installation runs (the
+caller then runs the command itself).  Also ``server_key``, ``socket_path`` and the
+requests ``stop``/``status`` that ``eqsat serve`` uses.
+
+How: the server (``eqsat.serve``) listens on a Unix socket named by ``server_key()``, a
+hash of the Python interpreter and of every source file of the installed package (its
+path, size and modification time; this covers the rule definitions whose compiled egglog
+text ``eqsat.egraph.compiled`` caches) and of the egglog, xDSL and HiGHS installations.  Any
+edit or reinstall gives a new key, so a stale server is never asked.  The client sends
+argv, the working directory and the environment, and passes its own stdin, stdout and
+stderr as file descriptors (``SCM_RIGHTS``): the server's child for this request writes
+to them directly, so the output is the bytes an in-process run writes, a terminal stays a
+terminal (progress), and ``-`` reads this process's stdin.  Ctrl-C here is passed on to
+the child.  This module imports nothing heavy: it runs before every command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+#: the package folders whose sources define a server's behaviour
+_PACKAGES = ("eqsat", "eqsat.rules", "eqsat.backend")
+#: the dependencies whose installation is part of the key (by their top-level file)
+_DEPENDENCIES = ("egglog", "xdsl", "highspy")
+PROTOCOL = 1
+#: the environment variable that keeps every command in its own process
+NO_SERVER_ENV = "EQSAT_NO_SERVER"
+
+
+def _package_files() -> list[Path]:
+    files: list[Path] = []
+    for name in _PACKAGES:
+        spec = importlib.util.find_spec(name)  # the parent package is imported, the package itself is not
+        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+            files += sorted(Path(folder).rglob("*.py"))
+    return files
+
+
+def server_key() -> str:
+    """A hash of the interpreter, the package's source files and its main dependencies."""
+    h = hashlib.sha256(f"{PROTOCOL}|{sys.executable}|{sys.version}".encode())
+    for f in _package_files():
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        h.update(f"{f}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    for dep in _DEPENDENCIES:
+        spec = importlib.util.find_spec(dep)
+        origin = spec.origin if spec is not None else None
+        if origin and os.path.exists(origin):
+            st = os.stat(origin)
+            h.update(f"{dep}|{origin}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def socket_dir() -> Path:
+    """``$XDG_RUNTIME_DIR/eqsat`` (per user, private), else ``run`` in eqsat's cache folder
+    (``$EQSAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/eqsat``, else ``~/.cache/eqsat``)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and Path(runtime).is_dir():
+        return Path(runtime) / "eqsat"
+    env = os.environ.get("EQSAT_CACHE_DIR")
+    if env:
+        return Path(env) / "run"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "eqsat" / "run"
+
+
+def socket_path(key: str | None = None) -> Path:
+    return socket_dir() / f"serve-{key or server_key()}.sock"
+
+
+# -- messages: one JSON object per line ------------------------------------------------
+def send(conn: socket.socket, msg: dict[str, Any], fds: list[int] | None = None) -> None:
+    data = (json.dumps(msg) + "\n").encode()
+    if fds:
+        socket.send_fds(conn, [data], fds)
+    else:
+        conn.sendall(data)
+
+
+class Lines:
+    """The JSON lines a socket receives, one at a time (None at the end of the stream)."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn, self.buf = conn, b""
+
+    def next(self) -> dict[str, Any] | None:
+        while b"\n" not in self.buf:
+            chunk = self.conn.recv(65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)  # type: ignore[no-any-return]
+
+
+def connect(path: Path, timeout: float | None = None) -> socket.socket | None:
+    """A connection to the server at ``path``, or None when none listens there."""
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.settimeout(timeout)
+    try:
+        conn.connect(str(path))
+    except OSError:  # no file, refused (a server that died), path too long
+        conn.close()
+        return None
+    return conn
+
+
+def request(path: Path, msg: dict[str, Any], timeout: float = 5.0) -> dict[str, Any] | None:
+    """One request and its one answer (``status``, ``stop``); None when no server answers."""
+    conn = connect(path, timeout)
+    if conn is None:
+        return None
+    with conn:
+        try:
+            send(conn, msg)
+            return Lines(conn).next()
+        except OSError:
+            return None
+
+
+def status(path: Path | None = None) -> dict[str, Any] | None:
+    return request(path or socket_path(), {"op": "status"})
+
+
+def stop(path: Path | None = None) -> dict[str, Any] | None:
+    return request(path or socket_path(), {"op": "stop"})
+
+
+def forward(argv: list[str]) -> int | None:
+    """Run ``argv`` on the server of this installation; its exit status, or None when no
+    server runs (or ``EQSAT_NO_SERVER=1``, or the command is ``serve`` itself)."""
+    if os.environ.get(NO_SERVER_ENV) == "1" or (argv and argv[0] == "serve"):
+        return None
+    path = socket_path()
+    if not path.exists():
+        return None
+    conn = connect(path)
+    if conn is None:
+        return None
+    with conn:
+        lines = Lines(conn)
+        try:
+            send(conn, {"op": "run", "argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)},
+                 fds=[0, 1, 2])
+            started = lines.next()
+        except OSError:
+            started = None
+        if started is None or "pid" not in started:
+            return None  # the server did not take the command: run it here
+        pid = int(started["pid"])
+        while True:
+            try:
+                done = lines.next()
+                break
+            except KeyboardInterrupt:  # Ctrl-C reaches this process's group only: pass it on
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGINT)
+            except OSError:
+                done = None
+                break
+    if done is None or "exit" not in done:
+        print("eqsat: internal error: the server's worker ended without an exit status (see `eqsat serve status`)",
+              file=sys.stderr)
+        return 1
+    return int(done["exit"])

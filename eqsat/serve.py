@@ -1,0 +1,238 @@
+"""The warm start: a server that imports eqsat once and runs each ``eqsat`` command in a fork.
+
+In: ``python -m eqsat.serve [--idle-timeout S]`` (started by ``eqsat serve start``).  Out: a
+process listening on the Unix socket ``eqsat.client.socket_path()`` until ``eqsat serve
+stop``, SIGTERM, or ``S`` seconds without a request.
+
+Why: a cold ``eqsat optimize`` of an 8-slot sum spends most of its time importing Python
+modules (xDSL's dialect definitions, egglog, HiGHS, NumPy) and declaring the rules, not
+optimizing.  The server pays that once.  Every request is run by a fresh ``fork`` of the
+server -- so no state of one request reaches another, and the e-graph stage's own forks
+(``eqsat.egraph.guard``) work as in any other process -- with the client's working
+directory, environment and argv, its stdin/stdout/stderr put in place of the child's own
+(the descriptors come over the socket), and ``eqsat.cli.main`` called as in the client's
+own process: the output is the same bytes, the exit status is sent back.
+
+Only the owner can reach the socket (its folder is private); the socket's name is a hash
+of the installation (``eqsat.client.server_key``), so after an edit or a reinstall the
+client finds no server and runs the command itself until a new server is started.  A lock
+file beside the socket makes sure one server runs per key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import importlib
+import os
+import select
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+from eqsat import client
+
+#: modules a command may need, imported before the first request (a missing optional one is skipped)
+WARM_MODULES = (
+    "eqsat.cli", "eqsat.pipeline", "eqsat.frontend.mlir", "eqsat.rules", "eqsat.egraph.guard",
+    "eqsat.extract.ilp", "eqsat.extract.levels", "eqsat.mgmt", "eqsat.mgmt.reduce_noise", "eqsat.layout_search",
+    "eqsat.interp", "eqsat.api", "highspy", "rich.console", "eqsat.backend.executor",
+)
+IDLE_TIMEOUT_S = 7200.0
+
+
+def warm() -> list[str]:
+    """Import what commands use and read the compiled rule text; the modules that failed."""
+    failed = []
+    for name in WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            failed.append(name)
+    from eqsat.egraph import compiled
+
+    # The server must never run egglog itself: egglog's thread pool does not survive a fork
+    # (a request's child then waits forever on threads that do not exist in it).  So the rule
+    # text is built, when it is not cached yet, by another process, and only read here.
+    cached = compiled.cache_dir() / f"rules-{compiled.cache_key()}.json"
+    if not cached.exists():
+        import subprocess
+
+        subprocess.run([sys.executable, "-c", "from eqsat.egraph import compiled; compiled.section('term')"],
+                       check=False)
+    if not cached.exists():
+        raise SystemExit(f"eqsat serve: the compiled rules cannot be cached in {cached.parent}, which the "
+                         "server needs (set EQSAT_CACHE_DIR to a writable folder)")
+    compiled.section(compiled.TERM)  # reads the cache
+    # the default rules and the noise analysis declared once: each request's e-graph starts
+    # from a copy (egglog declares without its thread pool; the server never runs a rule)
+    from eqsat.egraph import session
+    from eqsat.rules import SCHEDULES
+
+    session.prepare([*SCHEDULES["default"], compiled.NOISE])
+    return failed
+
+
+class _Stop(Exception):
+    pass
+
+
+def _on_term(signum: int, frame: Any) -> None:
+    raise _Stop()
+
+
+def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
+    """Listen on ``path`` until stopped; 0, or 3 when a server of this key already runs."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    lock = open(path.with_suffix(".lock"), "w")  # noqa: SIM115 -- held for the server's life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        print(f"eqsat serve: a server already runs on {path}", file=sys.stderr)
+        return 3
+    warm()
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()  # a socket left by a server that was killed
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old_umask = os.umask(0o177)
+    try:
+        listener.bind(str(path))
+    finally:
+        os.umask(old_umask)
+    listener.listen(64)
+    signal.signal(signal.SIGTERM, _on_term)
+    started, served, last = time.time(), 0, time.monotonic()
+    children: set[int] = set()
+    print(f"eqsat serve: pid {os.getpid()} listening on {path}", file=sys.stderr, flush=True)
+    try:
+        while True:
+            ready, _, _ = select.select([listener], [], [], 1.0)
+            children -= _reaped(children)
+            if not ready:
+                if idle_timeout > 0 and not children and time.monotonic() - last > idle_timeout:
+                    break
+                continue
+            conn, _ = listener.accept()
+            last = time.monotonic()
+            try:
+                msg, fds = _receive(conn)
+            except (OSError, ValueError):
+                conn.close()
+                continue
+            op = msg.get("op")
+            if op == "run" and len(fds) == 3:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                pid = os.fork()
+                if pid == 0:
+                    listener.close()
+                    _run(conn, msg, fds)  # never returns
+                children.add(pid)
+                served += 1
+            else:
+                with contextlib.suppress(OSError):
+                    client.send(conn, {"pid": os.getpid(), "key": path.stem.removeprefix("serve-"),
+                                       "started": started, "served": served, "running": len(children),
+                                       "python": sys.executable, "stopping": op == "stop"})
+            for fd in fds:
+                os.close(fd)
+            conn.close()
+            if op == "stop":
+                break
+    except (_Stop, KeyboardInterrupt):
+        pass
+    finally:
+        listener.close()
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        lock.close()
+    print(f"eqsat serve: pid {os.getpid()} stopped after {served} requests", file=sys.stderr, flush=True)
+    return 0
+
+
+def _reaped(children: set[int]) -> set[int]:
+    done = set()
+    for pid in children:
+        with contextlib.suppress(ChildProcessError):
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                done.add(pid)
+    return done
+
+
+def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
+    """The request (one JSON line) and the descriptors sent with it."""
+    import json
+
+    conn.settimeout(10.0)
+    data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+    while not data.endswith(b"\n"):
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            raise ValueError("incomplete request")
+        data += chunk
+    conn.settimeout(None)
+    return json.loads(data), list(fds)
+
+
+def _stdio() -> None:
+    """New ``sys.stdin/stdout/stderr`` over descriptors 0, 1, 2 (now the client's), buffered
+    as Python buffers them at start-up (line-buffered on a terminal, stderr always)."""
+    enc, err = sys.stdout.encoding, sys.stdout.errors
+    sys.stdin = open(0, encoding=sys.stdin.encoding, errors=sys.stdin.errors, closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", 1 if os.isatty(1) else -1, enc, err, closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", 1, enc, "backslashreplace", closefd=False)  # noqa: SIM115
+
+
+def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> NoReturn:
+    """The request's child: the client's cwd, environment and stdio, then ``eqsat.cli.main``."""
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        _stdio()
+        os.environ.clear()
+        os.environ.update({str(k): str(v) for k, v in dict(msg.get("env", {})).items()})
+        client.send(conn, {"pid": os.getpid()})
+        from eqsat.cli import main
+
+        argv = [str(a) for a in msg.get("argv", [])]
+        code = 1
+        try:
+            os.chdir(str(msg.get("cwd", ".")))
+            code = main(argv)
+        except SystemExit as e:  # argparse: --help, --version, a bad option
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            if e.code is not None and not isinstance(e.code, int):
+                print(e.code, file=sys.stderr)
+        except OSError as e:  # the client's folder is gone
+            print(f"eqsat: cannot run in {msg.get('cwd')}: {e.strerror}", file=sys.stderr)
+            code = 2
+        except KeyboardInterrupt:
+            print("eqsat: interrupted", file=sys.stderr)
+            code = 130
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        client.send(conn, {"exit": code})
+    except BaseException:  # never let a request's child run the server loop (the client reports it)
+        pass
+    finally:
+        os._exit(0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m eqsat.serve", description="The eqsat server (see eqsat serve).")
+    ap.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT_S,
+                    help="stop after this many seconds without a request (0: never)")
+    args = ap.parse_args(argv)
+    return serve(client.socket_path(), args.idle_timeout)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

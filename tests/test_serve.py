@@ -1,0 +1,102 @@
+"""``eqsat serve``: the same stdout, stderr and exit status with and without the warm server.
+
+Starts a server (its socket in a temporary ``XDG_RUNTIME_DIR``), runs commands through the
+thin client and again with ``EQSAT_NO_SERVER=1`` in their own process, and compares the
+bytes; checks that the server served them, and that ``serve stop`` ends it and removes its
+socket.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+EQSAT = [sys.executable, "-m", "eqsat.cli"]
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the server forks per request")
+
+
+def _run(args: list[str], env: dict[str, str], stdin: bytes = b"", cwd: Path = ROOT) -> tuple[int, bytes, bytes]:
+    p = subprocess.run([*EQSAT, *args], input=stdin, capture_output=True, env=env, cwd=cwd, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def _served(env: dict[str, str]) -> int:
+    code, out, _ = _run(["serve", "status"], env)
+    assert code == 0, out
+    return int(out.decode().split(", ")[1].split()[0])
+
+
+@pytest.fixture(scope="module")
+def server_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    runtime = tmp_path_factory.mktemp("runtime")
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}
+    env.pop("EQSAT_NO_SERVER", None)
+    code, _, err = _run(["serve", "start", "--idle-timeout", "600"], env)
+    assert code == 0, err
+    yield env
+    _run(["serve", "stop"], env)
+
+
+CASES = [
+    (["optimize", str(EXAMPLES / "sum_8.mlir")], b""),
+    (["optimize", "-", "--quiet"], (EXAMPLES / "sum_8.mlir").read_bytes()),
+    (["explain", str(EXAMPLES / "sum_8.mlir"), "--quiet"], b""),  # times differ: compared without them
+    (["optimize", "-"], b"garbage\n"),  # a located error, exit 2
+    (["optimize", str(EXAMPLES / "sum_8.mlir"), "--func", "nope"], b""),
+    (["optimize", "no/such/file.mlir"], b""),
+    (["optimize", "--no-such-flag"], b""),  # argparse: usage, exit 2
+]
+
+
+def _stable(out: bytes) -> bytes:
+    """``explain`` prints seconds per stage: those lines differ from run to run."""
+    return b"\n".join(line for line in out.split(b"\n") if b"seconds" not in line and b" s\n" not in line
+                      and not line.startswith(b"e-graph:"))
+
+
+@pytest.mark.parametrize(("args", "stdin"), CASES, ids=lambda c: " ".join(c) if isinstance(c, list) else "")
+def test_the_server_gives_the_bytes_of_an_in_process_run(
+    server_env: dict[str, str], args: list[str], stdin: bytes
+) -> None:
+    before = _served(server_env)
+    warm = _run(args, server_env, stdin)
+    assert _served(server_env) == before + 1  # the server ran it
+    cold = _run(args, {**server_env, "EQSAT_NO_SERVER": "1"}, stdin)
+    assert warm[0] == cold[0]
+    assert _stable(warm[1]) == _stable(cold[1])
+    assert warm[2] == cold[2]
+    if "garbage" in stdin.decode():
+        assert warm[0] == 2 and warm[2].startswith(b"<stdin>:1:1: error:")
+
+
+def test_the_server_runs_in_the_callers_folder_and_writes_its_files(
+    server_env: dict[str, str], tmp_path: Path
+) -> None:
+    (tmp_path / "in.mlir").write_bytes((EXAMPLES / "sum_8.mlir").read_bytes())
+    code, out, err = _run(["optimize", "in.mlir", "-o", "out.mlir"], server_env, cwd=tmp_path)
+    assert (code, out) == (0, b""), err
+    reference = _run(["optimize", "in.mlir"], {**server_env, "EQSAT_NO_SERVER": "1"}, cwd=tmp_path)[1]
+    assert (tmp_path / "out.mlir").read_bytes() == reference
+
+
+def test_stop_ends_the_server_and_the_client_falls_back(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("EQSAT_NO_SERVER", None)
+    assert _run(["serve", "status"], env)[0] == 3
+    assert _run(["serve", "start"], env)[0] == 0
+    assert _run(["serve", "start"], env)[0] == 0  # already running: said so, not a second server
+    sockets = list((tmp_path / "eqsat").glob("*.sock"))
+    assert len(sockets) == 1
+    assert _run(["serve", "stop"], env)[0] == 0
+    assert not sockets[0].exists()
+    assert _run(["serve", "status"], env)[0] == 3
+    code, out, _ = _run(["optimize", str(EXAMPLES / "sum_8.mlir")], env)  # no server: in process
+    assert code == 0 and b"tensor_ext.rotate" in out
