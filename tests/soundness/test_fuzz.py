@@ -38,7 +38,7 @@ def test_default_fuzz_run_covers_every_kind() -> None:
     from eqsat.testing.fuzz import draw_case
 
     kinds = {draw_case(s).kind for s in range(DEFAULT_PROGRAMS)}
-    assert kinds >= {"int_scalar", "int_vector", "int_vector_consts", "noisy", "float_vector"}
+    assert kinds >= {"int_scalar", "int_vector", "int_vector_consts", "noisy", "float_vector", "text_noisy"}
     for k in ("straight", "reduce", "stencil", "map"):  # MLIR text, plain and in secret.generic
         assert {f"text_{k}", f"text_{k}_generic"} <= kinds, k
 
