@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from eqsat.algebra.linmap import scoped_registry
 from eqsat.errors import InfeasibleError, UserError
 from eqsat.ir import Builder, Program
 from eqsat.testing.mlir_programs import random_text_program
@@ -237,12 +238,13 @@ def run_case(seed: int, out_dir: str | None = None) -> dict[str, object]:
     if off_main:
         gc.disable()
     try:
-        case = draw_case(seed)
-        encrypted = seed % ENCRYPTED_EVERY == 0
-        status, detail, rep = check(case, encrypted=encrypted)
-        if status in FAILURES and out_dir is not None:
-            small = shrink(case, status, encrypted)
-            write_regression(case, small, status, detail, Path(out_dir))
+        with scoped_registry():  # the case's linear maps and plans: not kept for the next case
+            case = draw_case(seed)
+            encrypted = seed % ENCRYPTED_EVERY == 0
+            status, detail, rep = check(case, encrypted=encrypted)
+            if status in FAILURES and out_dir is not None:
+                small = shrink(case, status, encrypted)
+                write_regression(case, small, status, detail, Path(out_dir))
     finally:
         if off_main:
             gc.collect()
