@@ -250,6 +250,7 @@ def run_case(seed: int, out_dir: str | None = None) -> dict[str, object]:
             gc.collect()
             if gc_was_on:
                 gc.enable()
+        _return_freed_memory()
     before: dict[str, Any] = rep.get("before", {}) if rep else {}  # type: ignore[assignment]
     after: dict[str, Any] = rep.get("after", {}) if rep else {}  # type: ignore[assignment]
     return {
@@ -264,6 +265,27 @@ def run_case(seed: int, out_dir: str | None = None) -> dict[str, object]:
         "encrypted": encrypted, "detail": detail,
         "source_legal": before["noise"].get("legal", "") if before else "",
     }
+
+
+def _return_freed_memory() -> None:
+    """Hand the heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere a
+    no-op): a case frees what it made, but fragmented free memory kept the resident size
+    of a long serial run climbing in steps (measured over seeds 26-65, after 26 warm-up cases:
+    +12.2 MB without it, +0.7 MB with it; Python objects did not grow)."""
+    global _LIBC
+    if _LIBC is None:
+        try:
+            import ctypes
+
+            _LIBC = ctypes.CDLL("libc.so.6")
+            _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
+
+
+_LIBC: Any = None
 
 
 # -- shrinking ----------------------------------------------------------------------
