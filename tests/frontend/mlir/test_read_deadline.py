@@ -65,3 +65,10 @@ def test_cli_time_limit_stops_a_large_input_while_parsing(capsys: pytest.Capture
     assert lines[0].startswith(f"{src}:")
     assert ": error: --time-limit 0.001 s ran out while reading the input" in lines[0]
     assert "stop stage: parse" in lines[0] and "of 5003)" in lines[0]
+
+
+def test_the_command_counts_its_budget_from_process_start() -> None:
+    from eqsat.cli import _process_start
+
+    started = _process_start()
+    assert started is None or started <= time.perf_counter()
