@@ -39,7 +39,7 @@ def _version() -> str:
         return "unknown"
 
 
-def _read_program(path: str, func: str | None) -> Program:
+def _read_program(path: str, func: str | None, deadline: float | None = None) -> Program:
     from eqsat.frontend.mlir import parse_mlir
 
     if path == "-":
@@ -50,7 +50,7 @@ def _read_program(path: str, func: str | None) -> Program:
             data = Path(path).read_bytes()
         except OSError as e:
             raise UserError(f"cannot read file: {e.strerror}", path=path) from None
-    progs = parse_mlir(data, path)  # MLIRError is a located UserError
+    progs = parse_mlir(data, path, deadline)  # MLIRError is a located UserError
     if func is not None:
         chosen = [q for q in progs if q.name == func]
         if not chosen:
@@ -131,16 +131,32 @@ def _progress(args: argparse.Namespace, what: str) -> Iterator[Callable[[str], N
         yield lambda msg: status.update(f"{what}: {msg}")
 
 
+#: the printing reserve, as a fraction of the time reading the input took: printing the result
+#: (xDSL's printer) measured about a quarter of parsing the same program, and a result may
+#: hold more ops than its source (management)
+PRINT_PER_PARSE = 0.5
+
+
 def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = None):  # type: ignore[no-untyped-def]
+    from eqsat.frontend.mlir import ReadTimeLimit  # imported before the clock starts
     from eqsat.pipeline import optimize
 
+    limits = _limits(args)
     t0 = time.perf_counter()
+    started = getattr(args, "started", None)
+    args.started = None  # the start-up counts toward the first input only
+    deadline = (started or t0) + limits.time_s  # --time-limit bounds the whole command, reading included
     if prog is None:
-        prog = _read_program(path, args.func)
+        try:
+            prog = _read_program(path, args.func, deadline)
+        except ReadTimeLimit as e:  # nothing to optimize yet: a located error, exit 2
+            raise UserError(f"--time-limit {limits.time_s:g} s ran out while reading the input ({e.stopped_at}): "
+                            "nothing was optimized (stop stage: parse); raise --time-limit",
+                            path=e.path, line=e.line, col=e.col) from None
     scheme = _scheme(args, prog, path)
     t_parse = time.perf_counter() - t0
     kwargs: dict[str, Any] = {
-        "costs": _costs(args, scheme), "rules": args.rules, "limits": _limits(args), "extraction": args.extraction,
+        "costs": _costs(args, scheme), "rules": args.rules, "limits": limits, "extraction": args.extraction,
         "verify": args.verify}
     with _progress(args, f"optimizing {path}") as progress:
         if args.layouts:
@@ -148,8 +164,8 @@ def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = No
 
             res = optimize_layouts(prog, scheme, args.layouts, **kwargs)
         else:
-            # --time-limit bounds the whole command, parsing included
-            res = optimize(prog, scheme, progress=progress, deadline=t0 + kwargs["limits"].time_s, **kwargs)
+            # the optimizer stops early enough to leave printing its share
+            res = optimize(prog, scheme, progress=progress, deadline=deadline - PRINT_PER_PARSE * t_parse, **kwargs)
     res.report["timings"] = {"parse": round(t_parse, 4), **res.report.get("timings", {})}  # type: ignore[dict-item]
     res.report.setdefault("scheme", scheme)
     for w in res.report.get("warnings", []):  # type: ignore[attr-defined]
@@ -505,6 +521,22 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return fuzz_main(args.count, args.seed, args.scheduler, args.workers, args.out, args.regressions)
 
 
+def _process_start() -> float | None:
+    """When this process started, as a ``time.perf_counter()`` value (Linux; else None):
+    the interpreter's start-up and imports count toward ``--time-limit`` too."""
+    import os
+
+    try:
+        with open("/proc/self/stat") as f:
+            started_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - started_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return time.perf_counter() - age if 0.0 <= age < 3600.0 else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; ``argv`` None (the ``eqsat`` command) first offers the command to
     a running ``eqsat serve`` (``eqsat.client``) and runs it here when none runs."""
@@ -514,7 +546,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         forwarded = forward(sys.argv[1:])
         if forwarded is not None:
             return forwarded
+    # as the ``eqsat`` command (no argv given), the first input's budget counts from process start
+    started = _process_start() if argv is None else None
     args = build_parser().parse_args(argv)
+    args.started = started
     try:
         return int(args.fn(args))
     except UserError as e:

@@ -342,6 +342,12 @@ def optimize(
     _check_widths(after_prog)
     if scheme == "noisy" and before["noise"]["legal"] and after["cost"] > before["cost"]:  # type: ignore[index, operator]
         after_prog, after = before_prog, before  # never return something costlier than what came in
+    elif (scheme != "noisy" and (before_managed or _has_mgmt(before_prog)) and before["noise"]["legal"]  # type: ignore[index]
+          and after["cost"] > before["cost"]):  # type: ignore[operator]
+        # the same for BGV/CKKS, management paid on both sides: the extracted program was no
+        # costlier than the source before placement, but may need more rescales/modswitches
+        after_prog = as_printed(before_prog)
+        after = summarize(after_prog, cost_table, scheme, managed=True)
     verified: dict[str, object] = {"mode": verify}
     if verify != "off" and view is None and after_prog is before_prog:
         verified["random_trials"] = 0  # the source itself with its management: nothing to compare

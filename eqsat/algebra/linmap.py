@@ -36,7 +36,8 @@ In: numpy arrays (a matrix, or offset -> coefficient vector).  Out:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -207,6 +208,23 @@ def merge_registry(maps: Mapping[str, LinearMap], vectors: Mapping[str, np.ndarr
         _MAPS.setdefault(h, m)
     for h, v in vectors.items():
         _VECTORS.setdefault(h, v)
+
+
+@contextmanager
+def scoped_registry() -> Iterator[None]:
+    """Forget, when the block ends, the maps and vectors first registered inside it (and the
+    memoized plans): for a caller that drops every program made inside, e.g. one fuzz case --
+    the registry otherwise keeps every handle of every program for the life of the process."""
+    maps, vectors = set(_MAPS), set(_VECTORS)
+    try:
+        yield
+    finally:
+        for k in [k for k in _MAPS if k not in maps]:
+            del _MAPS[k]
+        for k in [k for k in _VECTORS if k not in vectors]:
+            del _VECTORS[k]
+        plan_for.cache_clear()
+        _pinned_plan.cache_clear()
 
 
 # -- plans ---------------------------------------------------------------------------------

@@ -24,6 +24,10 @@ Kinds:
   (the border keeps the initial tensor); or unrolled with zero padding (out-of-image terms
   dropped) as ``tensor.from_elements`` or an insertion chain into a zero tensor.
 * ``map``: an element-wise loop ``out[i] = f(x[i], y[i])`` inserted into the carried tensor.
+* ``noisy`` (only when asked for: ``kind="noisy"``): the article's ``noisy`` dialect, scheme
+  ``noisy``: ciphertext and plaintext ``i5`` arguments, ``noisy.encode`` of constants and
+  plaintext values, ``noisy.add/sub/mul`` (also ``x - x``, ``x * x``), ``noisy.reduce_noise``,
+  ``noisy.decode`` and plaintext ``arith`` on decoded values, ciphertext or decoded results.
 
 Every kind is drawn over integers (``i16``/``i32``, scheme ``bgv`` or ``ckks``) or reals
 (``f32``, scheme ``ckks``), optionally wrapped in HEIR's ``secret.generic`` with
@@ -612,8 +616,89 @@ def _map(rng: random.Random, name: str, elem: str, generic: bool) -> tuple[str, 
     return text, ref
 
 
+def _noisy(rng: random.Random, fn_name: str, elem: str, generic: bool) -> tuple[str, Callable[..., list[Val]]]:
+    """A program in the article's ``noisy`` dialect (``elem`` and ``generic`` do not apply):
+    ``!noisy.i32`` and plaintext ``i5`` arguments, ``noisy.encode`` of constants and of
+    plaintext values, ``noisy.add/sub/mul`` (also of a value with itself), ``noisy.reduce_noise``
+    (dropped on input: placement is the optimizer's), ``noisy.decode`` and plaintext ``arith``
+    on the decoded values; one to three results, ciphertexts or decoded plaintexts."""
+    sec_args = [f"a{k}" for k in range(rng.randint(0, 2))]
+    pl_args = [f"w{k}" for k in range(rng.randint(0 if sec_args else 1, 2))]
+    secret: list[tuple[E, str]] = [(E("arg", (), a), f"%{a}") for a in sec_args]
+    plain: list[tuple[E, str]] = [(E("arg", (), w), f"%{w}") for w in pl_args]
+    lines: list[str] = []
+    counter = [0]
+
+    def fresh(stem: str) -> str:
+        counter[0] += 1
+        return f"%{stem}{counter[0]}"
+
+    def constant() -> tuple[E, str]:
+        c = rng.choice((1, 2, 3, 5, 7, 9, 14, -3))
+        name = fresh("c")
+        lines.append(f"  {name} = arith.constant {c} : i5")
+        return E("const", (), c), name
+
+    def encode() -> None:
+        e, v = rng.choice(plain) if plain and rng.random() < 0.5 else constant()
+        name = fresh("e")
+        lines.append(f"  {name} = noisy.encode {v} : i5 -> !noisy.i32")
+        secret.append((e, name))
+
+    while len(secret) < 2:
+        encode()
+    first = len(secret)
+    for _ in range(rng.randint(2, 12)):
+        r = rng.random()
+        if r < 0.55:
+            recent = secret[-6:]
+            (x, vx), (y, vy) = rng.choice(recent), rng.choice(recent)
+            op = rng.choice(("add", "sub", "mul", "mul"))
+            name = fresh("n")
+            lines.append(f"  {name} = noisy.{op} {vx}, {vy} : !noisy.i32")
+            secret.append((E(op, (x, y)), name))
+        elif r < 0.7:
+            encode()
+        elif r < 0.8:
+            e, v = rng.choice(secret[-4:])
+            name = fresh("r")
+            lines.append(f"  {name} = noisy.reduce_noise {v} : !noisy.i32")
+            secret.append((e, name))
+        elif r < 0.9:
+            e, v = rng.choice(secret[-4:])
+            name = fresh("d")
+            lines.append(f"  {name} = noisy.decode {v} : !noisy.i32 -> i5")
+            plain.append((e, name))
+        elif plain:
+            (x, vx), (y, vy) = rng.choice(plain), rng.choice([*plain, constant()])
+            op = rng.choice(("add", "mul"))
+            name = fresh("p")
+            lines.append(f"  {name} = arith.{op}i {vx}, {vy} : i5")
+            plain.append((E(op, (x, y)), name))
+    outs: list[tuple[E, str, str]] = []
+    for e, v in rng.sample(secret[first:] or secret, min(len(secret[first:] or secret), rng.choice((1, 1, 2, 3)))):
+        if rng.random() < 0.5:
+            name = fresh("o")
+            lines.append(f"  {name} = noisy.decode {v} : !noisy.i32 -> i5")
+            outs.append((e, name, "i5"))
+        else:
+            outs.append((e, v, "!noisy.i32"))
+    sig = ", ".join([f"%{a}: !noisy.i32" for a in sec_args] + [f"%{w}: i5" for w in pl_args])
+    rtypes = [t for _, _, t in outs]
+    rt = rtypes[0] if len(rtypes) == 1 else f"({', '.join(rtypes)})"
+    text = "\n".join([f"func.func @{fn_name}({sig}) -> {rt} {{", *lines,
+                      f"  return {', '.join(v for _, v, _ in outs)} : {', '.join(rtypes)}", "}"]) + "\n"
+
+    def ref(inputs: Mapping[str, object]) -> list[Val]:
+        env = {a: _as_val(inputs[a]) for a in sec_args + pl_args}
+        memo: dict[int, Val] = {}
+        return [evaluate(e, env, memo) for e, _, _ in outs]
+
+    return text, ref
+
+
 _KINDS: dict[str, Callable[[random.Random, str, str, bool], tuple[str, Callable[..., list[Val]]]]] = {
-    "straight": _straight, "reduce": _reduce, "stencil": _stencil, "map": _map,
+    "straight": _straight, "reduce": _reduce, "stencil": _stencil, "map": _map, "noisy": _noisy,
 }
 
 
@@ -622,6 +707,9 @@ def random_text_program(seed: int, kind: str | None = None, elem: str | None = N
     """The text program of ``seed`` (kind, element type and wrapping drawn unless given)."""
     rng = random.Random(seed)
     k = kind or rng.choice(KINDS)
+    if k == "noisy":  # never drawn here: the fuzzer asks for it (its own share of the cases)
+        text, ref = _noisy(rng, f"text_{seed}", "i5", False)
+        return TextProgram(f"text_{seed}", k, "noisy", text, lambda inputs: ref(dict(inputs)))
     el = elem or rng.choice(("i16", "i32", "f32"))
     gen = rng.random() < 0.35 if generic is None else generic
     name = f"text_{seed}"

@@ -10,7 +10,7 @@ import pytest
 
 import eqsat
 from eqsat.cli import main
-from eqsat.testing.fuzz import FAILURES, Case, check, run_many, shrink, summarize, write_csv
+from eqsat.testing.fuzz import FAILURES, Case, check, cost_verdict, run_many, shrink, summarize, write_csv
 from eqsat.testing.reread import floor_violations, report_differences, reread
 
 REGRESSIONS = sorted((Path(__file__).resolve().parents[1] / "fuzz_regressions").glob("*.mlir"))
@@ -38,7 +38,7 @@ def test_default_fuzz_run_covers_every_kind() -> None:
     from eqsat.testing.fuzz import draw_case
 
     kinds = {draw_case(s).kind for s in range(DEFAULT_PROGRAMS)}
-    assert kinds >= {"int_scalar", "int_vector", "int_vector_consts", "noisy", "float_vector"}
+    assert kinds >= {"int_scalar", "int_vector", "int_vector_consts", "noisy", "float_vector", "text_noisy"}
     for k in ("straight", "reduce", "stencil", "map"):  # MLIR text, plain and in secret.generic
         assert {f"text_{k}", f"text_{k}_generic"} <= kinds, k
 
@@ -64,6 +64,7 @@ def test_regression_replays(path: Path) -> None:
     assert report_differences(res, scheme, costs) == []
     assert res.report["after"]["noise"]["legal"]  # type: ignore[index]
     assert floor_violations(res, reread(res)) == floor_violations(res, prog) == []
+    assert cost_verdict(res.report) == (False, "") or not res.report["before"]["noise"]["legal"]  # type: ignore[index]
 
 
 def test_shrink_finds_a_smaller_failing_program() -> None:

@@ -75,3 +75,33 @@ def test_plaintext_argument_is_not_a_ciphertext_in_the_analysis() -> None:
     res = eqsat.optimize(prog, scheme="bgv", max_level=0)
     assert res.report["analysis"]["depth_floor"] == [0]  # type: ignore[index]
     assert res.report["after"]["ops"].get("mul", 0) == 0  # type: ignore[union-attr, index]
+
+
+def test_noisy_source_over_the_budget_may_cost_less_than_its_legal_result() -> None:
+    # fuzz seed 10299 reported cost 10 -> 49 with status ok: the source needs 28 bits of a
+    # 26-bit budget (illegal), so the result pays the reduce_noise it needs; the row says so
+    from eqsat.testing.fuzz import check, draw_case, run_case
+
+    case = draw_case(10299)
+    assert case.scheme == "noisy"
+    status, detail, rep = check(case)
+    before, after = rep["before"], rep["after"]
+    assert status == "ok"
+    assert before["noise"] == {"model": "noisy", "max_bits": 28.0, "budget": 26, "legal": False}  # type: ignore[index]
+    assert after["noise"]["legal"] and after["ops"].get("reduce_noise", 0) >= 1  # type: ignore[index, union-attr]
+    assert detail.startswith("source illegal (28 > 26 bits): cost 10 -> ") and "management it needs" in detail
+    row = run_case(10299)
+    assert row["source_legal"] is False and row["detail"] == detail
+
+
+def test_cost_verdict_flags_a_costlier_result_from_a_legal_source() -> None:
+    from eqsat.testing.fuzz import cost_verdict
+
+    legal = {"max_bits": 20.0, "budget": 26, "legal": True}
+    over = {"max_bits": 30.0, "budget": 26, "legal": False}
+    same = cost_verdict({"before": {"cost": 5.0, "noise": legal}, "after": {"cost": 5.0, "noise": legal}})
+    assert same == (False, "")
+    bad = cost_verdict({"before": {"cost": 5.0, "noise": legal}, "after": {"cost": 6.0, "noise": legal}})
+    assert bad[0] and "5 -> 6" in bad[1]
+    ok, why = cost_verdict({"before": {"cost": 5.0, "noise": over}, "after": {"cost": 45.0, "noise": legal}})
+    assert not ok and why.startswith("source illegal (30 > 26 bits)")

@@ -53,3 +53,20 @@ def test_kinds_cover_the_subset() -> None:
                       "tensor.from_elements", "tensor.insert", "tensor.splat", "dense<[", "arith.mulf",
                       "arith.negf", "f32", "i16", "i32", ":2 = "):
         assert construct in texts, construct
+
+
+def test_noisy_text_programs_parse_and_match_their_reference() -> None:
+    texts = []
+    for seed in range(30):
+        tp = random_text_program(seed, kind="noisy")
+        assert (tp.kind, tp.scheme) == ("noisy", "noisy")
+        prog = eqsat.parse_mlir(tp.text, f"<{tp.name}>")[0]
+        assert prog.style == "noisy"
+        inputs = random_inputs(prog, seed, bound=50)
+        want = [w % PLAINTEXT_MODULUS for w in tp.reference(dict(inputs))]  # type: ignore[operator]
+        assert results_equal(want, evaluate(prog, inputs, PLAINTEXT_MODULUS), PLAINTEXT_MODULUS), tp.text  # type: ignore[arg-type]
+        texts.append(tp.text)
+    joined = "\n".join(texts)
+    for construct in ("noisy.encode", "noisy.add", "noisy.sub", "noisy.mul", "noisy.reduce_noise", "noisy.decode",
+                      "arith.addi", "arith.muli", ": !noisy.i32, %w", "-> (", "-> !noisy.i32 {"):
+        assert construct in joined, construct

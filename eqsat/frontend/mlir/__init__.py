@@ -41,24 +41,26 @@ rescale on floats), so ``heir-opt`` reads them; ``noisy.reduce_noise`` in noisy 
 from __future__ import annotations
 
 from eqsat.frontend.mlir import linalg_lower as _linalg_lower  # registers the tensor-program lowering
-from eqsat.frontend.mlir.errors import MLIRError
+from eqsat.frontend.mlir.errors import MLIRError, ReadTimeLimit
 from eqsat.frontend.mlir.parse import parse_module
 from eqsat.frontend.mlir.printer import print_mlir
 from eqsat.frontend.mlir.to_ir import lower_module
 from eqsat.ir import Program
 
-__all__ = ["MLIRError", "parse_mlir", "print_mlir"]
+__all__ = ["MLIRError", "ReadTimeLimit", "parse_mlir", "print_mlir"]
 del _linalg_lower
 
 
-def parse_mlir(text: str | bytes, path: str = "<input>") -> list[Program]:
+def parse_mlir(text: str | bytes, path: str = "<input>", deadline: float | None = None) -> list[Program]:
     """One ``Program`` per ``func.func`` with a body, in source order.
 
     Raises ``MLIRError`` for anything malformed or outside the supported subset; no
-    other exception escapes for any input.
+    other exception escapes for any input.  ``deadline`` (a ``time.perf_counter()`` value):
+    reading stops soon after it with ``ReadTimeLimit`` (an ``MLIRError`` located where
+    reading stopped), also inside xDSL's parser and loop unrolling.
     """
     try:
-        return lower_module(parse_module(text, path))
+        return lower_module(parse_module(text, path, deadline))
     except MLIRError:
         raise
     except RecursionError:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
@@ -80,6 +81,7 @@ def print_mlir(progs: Program | Sequence[Program]) -> str:
     return "\n".join(chunks)
 
 
+@lru_cache(maxsize=256)  # attributes are immutable: one per type (a third of printing's time otherwise)
 def elem_attr(elem: str) -> Attribute:
     """The MLIR element type of an IR element type name (``i16``, ``f32``, ...)."""
     if elem in _FLOATS:
@@ -91,6 +93,7 @@ def elem_attr(elem: str) -> Attribute:
     raise IRError(f"element type '{elem}' has no MLIR spelling")
 
 
+@lru_cache(maxsize=256)
 def plain_type(ty: Type) -> Attribute:
     """The MLIR type of an IR type, ignoring secrecy."""
     el = elem_attr(ty.elem)

@@ -273,6 +273,7 @@ class _FunctionLowering:
             if self.is_inert(op):
                 continue
             self.steps += 1
+            self.parsed.check_deadline(op, "lower")
             if self.steps > MAX_UNROLLED_OPS:
                 raise self.fail(op, f"unrolling exceeds {MAX_UNROLLED_OPS} operations")
             if self.is_terminator(op):
