@@ -223,7 +223,7 @@ def refine(
 
     start = time.perf_counter()
     node_of = list(choice.node)
-    state = DagCost(g, node_of, roots, costs)  # shares node_of; a what-if costs only what it touches
+    state = DagCost(g, node_of, roots, costs, node_cost)  # shares node_of; a what-if costs only what it touches
     best = state.total
     for _ in range(max_rounds):
         improved = False

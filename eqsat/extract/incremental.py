@@ -1,7 +1,8 @@
 """Exact DAG cost of a choice, kept up to date while one class at a time switches e-node.
 
-In: an ``EGraphView``, a choice (chosen e-node per class, -1 for none), the root classes and
-a ``CostTable``.  Out: ``DagCost`` -- ``total`` is the cost of the program the choice denotes
+In: an ``EGraphView``, a choice (chosen e-node per class, -1 for none), the root classes, a
+``CostTable`` and the price of one e-node (``eqsat.extract.dag.node_cost``: own cost and
+secrecy given the children's secrecy).  Out: ``DagCost`` -- ``total`` is the cost of the program the choice denotes
 (each reachable class paid once; ``inf`` when it is cyclic or incomplete), the same number
 ``eqsat.extract.dag._solution_cost`` computes from scratch; ``switched(c, alt)`` is that cost
 with class ``c`` switched to e-node ``alt``, computed from the classes the switch touches only;
@@ -27,23 +28,26 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 
-from eqsat.egraph.view import EGraphView
+from eqsat.egraph.view import EGraphView, ENode
 from eqsat.models.cost import CostTable
+
+Price = Callable[[ENode, list[bool], CostTable], tuple[float, bool]]
 
 
 class DagCost:
     """The current choice's cost with cheap what-if switches (see the module docstring)."""
 
-    def __init__(self, g: EGraphView, node_of: list[int], roots: list[int], costs: CostTable) -> None:
+    def __init__(self, g: EGraphView, node_of: list[int], roots: list[int], costs: CostTable, price: Price) -> None:
         self.g, self.node_of, self.roots, self.costs = g, node_of, list(roots), costs
+        self.price = price
         self._rebuild()
 
     # -- the state of the current choice ------------------------------------------------------
     def _rebuild(self) -> None:
         """Reachable classes in post-order, reference counts, secrecy, own costs and users."""
-        from eqsat.extract.dag import node_cost
-
+        node_cost = self.price
         g, node_of = self.g, self.node_of
         nodes = g.nodes
         nc = g.num_classes
@@ -125,8 +129,7 @@ class DagCost:
 
     def switched(self, c: int, alt: int) -> float:
         """The cost of the choice with class ``c`` switched to e-node ``alt`` (not made)."""
-        from eqsat.extract.dag import node_cost
-
+        node_cost = self.price
         if math.isinf(self.total):
             raise ValueError("switched() needs a finite current choice")
         if self.pos[c] < 0:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eqsat.egraph.view import EGraphView
-from eqsat.extract.dag import _solution_cost, greedy_dag, refine
+from eqsat.extract.dag import _solution_cost, greedy_dag, node_cost, refine
 from eqsat.extract.incremental import DagCost
 from eqsat.models.cost import table
 
@@ -69,7 +69,7 @@ COSTS = table("bgv", {"rotate": 7, "mul": 5, "mul_plain": 2.5, "add": 1, "add_pl
 @given(egraphs(), st.data())
 def test_switched_equals_recompute(case: tuple[EGraphView, list[int], list[int]], data: st.DataObject) -> None:
     g, node_of, roots = case
-    state = DagCost(g, list(node_of), roots, COSTS)
+    state = DagCost(g, list(node_of), roots, COSTS, node_cost)
     assert state.total == _solution_cost(g, node_of, roots, COSTS)
     for _ in range(6):
         if math.isinf(state.total):
@@ -85,7 +85,7 @@ def test_switched_equals_recompute(case: tuple[EGraphView, list[int], list[int]]
         if data.draw(st.booleans()):
             state.commit(c, alt)
             assert state.node_of == switched
-            fresh = DagCost(g, list(switched), roots, COSTS)
+            fresh = DagCost(g, list(switched), roots, COSTS, node_cost)
             assert (math.isinf(state.total) and math.isinf(fresh.total)) or state.total == fresh.total
 
 

@@ -12,12 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ModuleOp
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
+from eqsat.errors import InternalError
+from eqsat.frontend.mlir.dense import prepass
 from eqsat.frontend.mlir.dialects import make_context
 from eqsat.frontend.mlir.errors import MLIRError, line_col
 
@@ -83,6 +86,9 @@ class ParsedModule:
     path: str
     text: str
     offsets: dict[Operation, int] = field(default_factory=dict)
+    #: values of the ``arith.constant`` ops whose large dense literal was read before parsing
+    #: (``eqsat.frontend.mlir.dense``): the op's attribute is a splat placeholder, use these
+    dense: dict[Operation, np.ndarray] = field(default_factory=dict)
 
     def where(self, op: Operation) -> tuple[int, int]:
         """The 1-based (line, column) of ``op``'s name, or of its closest located parent."""
@@ -124,6 +130,8 @@ def check_string_literals(text: str, path: str) -> None:
     fuzz test); this linear scan answers with a located error first.
     """
     for lineno, line in enumerate(text.split("\n"), start=1):
+        if '"' not in line:
+            continue  # no string starts here (a 4096 x 4096 literal: 60 s of this loop otherwise)
         i, start, in_str = 0, 0, False
         while i < len(line):
             ch = line[i]
@@ -145,7 +153,8 @@ def parse_module(data: str | bytes, path: str) -> ParsedModule:
     """Parse and verify ``data``; see the module docstring."""
     text = decode_input(data, path)
     check_string_literals(text, path)
-    parser = _LocatingParser(text, path)
+    pre = prepass(text)  # big dense literals read with numpy; every position unchanged
+    parser = _LocatingParser(pre.text, path)
     try:
         module = parser.parse_module()
     except ParseError as exc:
@@ -155,6 +164,14 @@ def parse_module(data: str | bytes, path: str) -> ParsedModule:
         line, col = line_col(text, parser.pos)
         raise MLIRError(path, line, col, f"cannot parse: {exc}") from None
     parsed = ParsedModule(module, path, text, parser.offsets)
+    if pre.values:
+        parsed.dense = {op: pre.values[off] for op, off in parser.offsets.items() if off in pre.values}
+        for op in parsed.dense:
+            attr = getattr(op, "value", None)
+            if op.name != "arith.constant" or not isinstance(attr, DenseIntOrFPElementsAttr):
+                raise InternalError(f"dense prepass: a literal was read for '{op.name}'")
+        if len(parsed.dense) != len(pre.values):
+            raise InternalError("dense prepass: a literal read before parsing belongs to no arith.constant")
     for op in module.walk():
         try:
             op.verify_()
