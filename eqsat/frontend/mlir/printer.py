@@ -32,8 +32,10 @@ import io
 import re
 from collections.abc import Sequence
 
+import numpy as np
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -80,6 +82,22 @@ def print_mlir(progs: Program | Sequence[Program]) -> str:
     return "\n".join(chunks)
 
 
+#: integer constants of at least this many values are packed by numpy (``_int_dense``), not by
+#: xDSL's ``from_list`` (which normalizes them one by one in Python)
+BIG_CONSTANT = 256
+_PACK = {8: "<i1", 16: "<i2", 32: "<i4", 64: "<i8"}
+
+
+def _int_dense(ty: TensorType[IntegerType], values: list[int], width: int) -> DenseIntOrFPElementsAttr | None:
+    """The dense attribute of integer ``values`` (each already in ``iN``'s signed range), its
+    bytes packed little-endian by numpy -- the layout ``from_list`` writes; None for a width numpy
+    has no type for."""
+    fmt = _PACK.get(width)
+    if fmt is None:
+        return None
+    return DenseIntOrFPElementsAttr(ty, BytesAttr(np.array(values, dtype=np.int64).astype(fmt).tobytes()))
+
+
 def elem_attr(elem: str) -> Attribute:
     """The MLIR element type of an IR element type name (``i16``, ``f32``, ...)."""
     if elem in _FLOATS:
@@ -119,13 +137,18 @@ class _FunctionBuilder:
         self.index_consts: dict[int, SSAValue] = {}
         self.ops: list[Operation] = []
         self.used: set[str] = set()
+        self.next_suffix: dict[str, int] = {}
 
     # -- names -----------------------------------------------------------------
     def fresh(self, base: str) -> str:
-        name, k = base, 0
+        """``base``, else ``base_k`` with the smallest unused k (names are only ever added, so
+        the search resumes where the last one for ``base`` stopped)."""
+        k = self.next_suffix.get(base, 0)
+        name = base if k == 0 else f"{base}_{k}"
         while name in self.used:
             k += 1
             name = f"{base}_{k}"
+        self.next_suffix[base] = k
         self.used.add(name)
         return name
 
@@ -247,6 +270,10 @@ class _FunctionBuilder:
             values = [float(v) for v in raw]  # type: ignore[arg-type]
         if len(set(values)) == 1:
             values = values[:1]
+        elif isinstance(el, IntegerType) and len(values) >= BIG_CONSTANT:
+            packed = _int_dense(TensorType(el, list(ty.shape)), values, el.width.data)  # type: ignore[arg-type]
+            if packed is not None:
+                return self.add(arith.ConstantOp(packed), "cst")
         attr = DenseIntOrFPElementsAttr.from_list(plain_type(ty), values)  # type: ignore[call-overload]
         return self.add(arith.ConstantOp(attr), "cst")
 
