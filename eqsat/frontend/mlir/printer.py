@@ -260,6 +260,9 @@ class _FunctionBuilder:
                 return self.add(arith.ConstantOp(IntegerAttr(v, el)), f"c{v}_{ty.elem}")
             return self.add(arith.ConstantOp(FloatAttr(float(value), el)), "cst")  # type: ignore[call-overload]
         if isinstance(value, VecRef):
+            fast = self.held_constant(value, el, ty)
+            if fast is not None:
+                return fast
             value = value.values()
         raw = list(value) if isinstance(value, tuple) else [value]
         assert all(isinstance(v, int | float) for v in raw)
@@ -275,6 +278,21 @@ class _FunctionBuilder:
             if packed is not None:
                 return self.add(arith.ConstantOp(packed), "cst")
         attr = DenseIntOrFPElementsAttr.from_list(plain_type(ty), values)  # type: ignore[call-overload]
+        return self.add(arith.ConstantOp(attr), "cst")
+
+    def held_constant(self, ref: VecRef, el: Attribute, ty: Type) -> SSAValue | None:
+        """A large integer vector held by handle (a linmap diagonal), checked and packed whole by
+        numpy; None where the general path must decide (small, uniform, out of range, float)."""
+        from eqsat.algebra.linmap import lookup_vector
+
+        arr = lookup_vector(ref.handle)
+        if not isinstance(el, IntegerType) or arr.dtype.kind != "i" or arr.size < BIG_CONSTANT:
+            return None
+        width = el.width.data
+        lo, hi = -(1 << (width - 1)), 1 << (width - 1)
+        if width not in _PACK or int(arr.min()) < lo or int(arr.max()) >= hi or bool(np.all(arr == arr[0])):
+            return None
+        attr = DenseIntOrFPElementsAttr(TensorType(el, list(ty.shape)), BytesAttr(arr.astype(_PACK[width]).tobytes()))
         return self.add(arith.ConstantOp(attr), "cst")
 
     def zero_like(self, ty: Type) -> SSAValue:

@@ -155,8 +155,8 @@ def test_literals_in_comments_strings_and_generic_form_stay() -> None:
 
 @pytest.mark.parametrize("shape", [(300,), (16, 20)])
 def test_printer_writes_large_constants_as_xdsl_does(shape: tuple[int, ...]) -> None:
-    """Large integer constants packed by numpy (``printer._int_dense``) print as with xDSL's
-    ``from_list``; the text reads back to the same program."""
+    """Large integer constants packed by numpy (``printer._int_dense``, ``held_constant`` for
+    vectors held by handle) print as with xDSL's ``from_list``; the text reads back the same."""
     from eqsat.frontend.mlir import print_mlir, printer
     from eqsat.ir import Builder, Type
 
@@ -170,6 +170,11 @@ def test_printer_writes_large_constants_as_xdsl_does(shape: tuple[int, ...]) -> 
         vals = tuple(int(v) for v in rng.integers(-(2**15), 2**15, size=n))
         acc = b.add(b.mul(acc, b.const(vals, ty.with_secret(False))), b.const(tuple(range(n)), ty.with_secret(False)))
     acc = b.mul(acc, b.const(7, ty.with_secret(False)))
+    from eqsat.algebra import linmap
+    from eqsat.ir import VecRef
+
+    held = VecRef(linmap.register_vector(rng.integers(-(2**15), 2**15, size=n)))  # a diagonal by handle
+    acc = b.add(acc, b.mul(x, b.const(held, ty.with_secret(False))))
     prog = b.finish([acc])
     fast = print_mlir(prog)
     with pytest.MonkeyPatch.context() as m:
