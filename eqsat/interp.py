@@ -70,6 +70,14 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
     # otherwise integer vectors hold Python ints (dtype=object): exact and unbounded
     int_dtype: type = np.int64 if modulus and 0 < modulus < 2**31 else object
     env: dict[int, _Val] = {}
+    # int64 vectors are reduced lazily: ``bound[i]`` is a bound on |value| of vector ``i``
+    # (absent: reduced, below ``modulus``); an op reduces only when its result could pass
+    # 2**62, and results and extracted slots are reduced.  Arithmetic mod t commutes with the
+    # ring operations, so the values are those of reducing after every op (a 4096x4096 matvec
+    # spent most of its check in ``%``).
+    lazy = int_dtype is np.int64
+    t = modulus or 1  # the modulus on the lazy path (set whenever ``lazy``)
+    bound: dict[int, int] = {}
 
     def red(x: int | float) -> int | float:
         if modulus and isinstance(x, int):
@@ -92,6 +100,22 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
             return v
         ty = prog.nodes[i].type
         return np.full(ty.slots, v, dtype=dtype(ty))
+
+    def reduced(i: int) -> _Array:
+        """Vector ``i`` in ``[0, modulus)`` (lazy path); the reduced array replaces it in ``env``."""
+        v = vec(i)
+        if i in bound:  # possibly negative or past modulus
+            v = v % t  # a new array: ``v`` may be aliased by an identity op
+            env[i] = v
+            del bound[i]
+        return v
+
+    def held_vector(held: _Array) -> tuple[_Array, int]:
+        """A registered integer vector as an int64 array and its bound, reduced when large."""
+        b = int(np.abs(held).max()) if held.size else 0
+        if b < 2**31:
+            return held, b
+        return held % t, t
 
     order = prog.live()
     uses: dict[int, int] = {}  # as ``prog.uses()``, without walking the program twice
@@ -118,8 +142,8 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                     from eqsat.algebra.linmap import lookup_vector
 
                     held = lookup_vector(c.handle)
-                    if held.dtype.kind == "i" and int_dtype is np.int64:  # reduce whole: no per-slot Python
-                        env[i] = held % modulus
+                    if held.dtype.kind == "i" and lazy:  # whole: no per-slot Python, reduced lazily
+                        env[i], bound[i] = held_vector(held)
                         continue
                     c = tuple(held.tolist())
                 if isinstance(c, tuple):
@@ -134,6 +158,22 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 a, b = n.args
                 if ty.is_scalar:
                     env[i] = red(_bin(op, env[a], env[b]))
+                elif lazy and not ty.is_float:
+                    ba, bb = bound.get(a, t), bound.get(b, t)
+                    if op == "mul":
+                        if ba * bb >= 2**62:
+                            x, y = reduced(a), reduced(b)
+                            ba = bb = t
+                        else:
+                            x, y = vec(a), vec(b)
+                        r, rb = x * y, ba * bb
+                    else:
+                        r, rb = _bin(op, vec(a), vec(b)), ba + bb  # < 2**63: both bounds are < 2**62
+                    if rb >= 2**62:
+                        r %= t
+                    else:
+                        bound[i] = rb
+                    env[i] = r
                 else:
                     r = _bin(op, vec(a), vec(b))
                     if modulus and not ty.is_float:
@@ -143,7 +183,9 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 v = env[n.args[0]]
                 if isinstance(v, np.ndarray):
                     r = -v
-                    if modulus and not ty.is_float:
+                    if lazy and not ty.is_float:
+                        bound[i] = bound.get(n.args[0], t)
+                    elif modulus and not ty.is_float:
                         r %= modulus
                     env[i] = r
                 else:
@@ -153,12 +195,26 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 k = int(n.attrs[0]) % len(v)  # type: ignore[call-overload]
                 # result[i] = v[(i + k) mod n], i.e. np.roll(v, -k); concatenate is the same, cheaper
                 env[i] = np.concatenate((v[k:], v[:k]))
+                if n.args[0] in bound:
+                    bound[i] = bound[n.args[0]]
             elif op == "linmap":
                 from eqsat.algebra.linmap import lookup
 
                 v = vec(n.args[0])
                 m = lookup(str(n.attrs[0]))
                 acc: _Array = np.zeros(ty.slots, dtype=dtype(ty))
+                if lazy and not ty.is_float and all(c.dtype.kind == "i" for c in m.diags.values()):
+                    v, acc_b = reduced(n.args[0]), 0
+                    for d, coef in m.diags.items():
+                        c, cb = held_vector(coef)
+                        if acc_b + cb * t >= 2**62:
+                            acc %= t
+                            acc_b = t
+                        acc = acc + c * np.concatenate((v[d:], v[:d]))
+                        acc_b += cb * t
+                    bound[i] = acc_b
+                    env[i] = acc
+                    continue
                 for d, coef in m.diags.items():
                     if ty.is_float:
                         c = coef.astype(np.float64)
@@ -172,7 +228,7 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 env[i] = acc
             elif op == "extract":
                 x = vec(n.args[0])[int(n.attrs[0])]  # type: ignore[call-overload]
-                env[i] = x.item() if isinstance(x, np.generic) else x  # a Python number
+                env[i] = red(x.item()) if isinstance(x, np.generic) else x  # a Python number
             elif op == "insert":
                 s, v = n.args
                 # a base used only here, whose array no other node aliases, is written in place
@@ -184,6 +240,8 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                     out = vec(v).copy()
                 out[int(n.attrs[0])] = env[s]  # type: ignore[call-overload]
                 env[i] = out
+                if v in bound:
+                    bound[i] = bound[v]
                 owned.add(i)
             elif op == "from_elements":
                 env[i] = array([env[a] for a in n.args], ty)  # type: ignore[misc]
@@ -191,11 +249,13 @@ def evaluate(prog: Program, inputs: Mapping[str, object], modulus: int | None = 
                 env[i] = np.full(ty.slots, env[n.args[0]], dtype=dtype(ty))
             else:  # encode, decode and the management ops are the identity on values
                 env[i] = env[n.args[0]]
+                if n.args[0] in bound:
+                    bound[i] = bound[n.args[0]]
             for a in n.args:
                 left[a] -= 1
                 if not left[a] and a not in results:
                     del env[a]
-    return [_public(env[r]) for r in prog.results]
+    return [_public(reduced(r) if r in bound else env[r]) for r in prog.results]
 
 
 def _public(v: _Val) -> Value:

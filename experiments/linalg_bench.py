@@ -1,16 +1,19 @@
 """Benchmark: n x n plaintext matvec (one ``linmap`` node) optimized, beside HEIR's rotation counts.
 
 In: ``--sizes`` (comma-separated n), ``--encrypted-max`` (run BGV for n up to this),
-``--out``.  Out: ``linalg_bench.csv`` (n, rotations, HEIR's rotations, plaintext products,
-additions, multiplicative depth, compile seconds, encrypted run seconds or empty, match) and
-``linalg_bench.png`` (rotations vs n, log axes, ours and HEIR's).  Compile time is one run
-of ``eqsat.pipeline.optimize`` (the machine is shared: read it as an order of magnitude).
+``--repeats``, ``--out``.  Out: ``linalg_bench.csv`` (n, rotations, HEIR's rotations,
+plaintext products, additions, multiplicative depth, compile seconds -- the median of
+``--repeats`` runs of ``eqsat.pipeline.optimize`` --, the median seconds of each stage of the
+report's ``timings`` (``s_load`` ... ``s_verify``), encrypted run seconds or empty, match) and
+``linalg_bench.png`` (rotations vs n, log axes, ours and HEIR's).  The machine is shared:
+read single times as an order of magnitude.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import statistics
 import time
 from pathlib import Path
 
@@ -19,7 +22,10 @@ import numpy as np
 HEIR = {4: 3, 100: 19, 256: 31, 512: 45, 1024: 63, 4096: 127}
 
 
-def bench(n: int, encrypted: bool) -> dict[str, object]:
+STAGES = ("load", "saturate", "analyze", "extract", "place", "verify")
+
+
+def bench(n: int, encrypted: bool, repeats: int = 1) -> dict[str, object]:
     from eqsat.backend import run_program
 
     from eqsat.frontend import linalg
@@ -30,14 +36,21 @@ def bench(n: int, encrypted: bool) -> dict[str, object]:
     b = Builder(f"matvec{n}")
     x = b.arg("x", Type((n,), "i16", True))
     prog = b.finish([linalg.matvec(b, w, x)])
-    t0 = time.perf_counter()
-    res = optimize(prog, "bgv")
-    compile_s = time.perf_counter() - t0
+    times: list[float] = []
+    stages: dict[str, list[float]] = {s: [] for s in STAGES}
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        res = optimize(prog, "bgv")
+        times.append(time.perf_counter() - t0)
+        timings: dict[str, float] = res.report["timings"]  # type: ignore[assignment]
+        for s in STAGES:
+            stages[s].append(float(timings.get(s, 0.0)))
     c = op_counts(res.program)
     row: dict[str, object] = {
         "n": n, "rotations": c.get("rotate", 0), "heir_rotations": HEIR.get(n, ""),
         "mul_plain": c.get("mul_plain", 0), "add": c.get("add", 0),
-        "depth": multiplicative_depth(res.program), "compile_s": round(compile_s, 3),
+        "depth": multiplicative_depth(res.program), "compile_s": round(statistics.median(times), 3),
+        "repeats": repeats, **{f"s_{s}": round(statistics.median(v), 3) for s, v in stages.items()},
         "run_s": "", "match": "",
     }
     if encrypted:
@@ -53,11 +66,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="4,100,256,512,1024", help="matrix sizes n of the n x n matvec, comma-separated")
     ap.add_argument("--encrypted-max", type=int, default=256, help="run encrypted up to this n")
+    ap.add_argument("--repeats", type=int, default=1, help="optimize runs per size (medians are reported)")
     ap.add_argument("--out", default="experiments/out", help="directory for linalg_bench.csv and linalg_bench.png")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = [bench(n, n <= args.encrypted_max) for n in (int(s) for s in args.sizes.split(","))]
+    rows = [bench(n, n <= args.encrypted_max, args.repeats) for n in (int(s) for s in args.sizes.split(","))]
     with open(out / "linalg_bench.csv", "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=list(rows[0]))
         wr.writeheader()

@@ -1,12 +1,14 @@
 """Benchmark: the tensor programs written in linalg MLIR, optimized, beside HEIR's rotation counts.
 
 In: ``--only`` (comma-separated kernel names, default all), ``--encrypted`` (also run each
-optimized program under BGV through its layouts), ``--out``.  Kernels: every
-``examples/linalg_*.mlir`` and rectangular ``linalg.matvec`` 8x4 / 4x8 written here.
-Out: ``linalg_mlir.csv`` (kernel, rotations before and after, HEIR's rotations where it
-publishes one, plaintext and ciphertext products, depth, result layout, compile seconds,
-encrypted match) and ``linalg_mlir.png`` (rotations per kernel, ours beside HEIR's).
-Compile time is one run of ``eqsat.pipeline.optimize`` on a shared machine.
+optimized program under BGV through its layouts), ``--matvec-sizes`` (square ``linalg.matvec``
+files of these n, weights as one ``arith.constant dense`` literal: 4096 is a 67 MB literal),
+``--out``.  Kernels: every ``examples/linalg_*.mlir``, rectangular ``linalg.matvec`` 8x4 / 4x8
+and the square matvecs written here.  Out: ``linalg_mlir.csv`` (kernel, rotations before and
+after, HEIR's rotations where it publishes one, plaintext and ciphertext products, depth,
+result layout, parse seconds -- text to IR, lowering included --, compile seconds, encrypted
+match) and ``linalg_mlir.png`` (rotations per kernel, ours beside HEIR's).  Times are one run
+on a shared machine.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-HEIR = {"linalg_matvec_16x16": 7, "linalg_conv2d_5x5": 13, "matvec_8x4": 5, "matvec_4x8": 4}
+HEIR = {"linalg_matvec_16x16": 7, "linalg_conv2d_5x5": 13, "matvec_8x4": 5, "matvec_4x8": 4,
+        **{f"matvec_{n}x{n}": r for n, r in {4: 3, 100: 19, 256: 31, 512: 45, 1024: 63, 4096: 127}.items()}}
 
 
 def rect_matvec(r: int, c: int) -> str:
@@ -34,10 +37,12 @@ def rect_matvec(r: int, c: int) -> str:
 """
 
 
-def kernels() -> dict[str, str]:
+def kernels(matvec_sizes: tuple[int, ...] = ()) -> dict[str, str]:
     out = {p.stem: p.read_text() for p in sorted((ROOT / "examples").glob("linalg_*.mlir"))}
     out["matvec_8x4"] = rect_matvec(8, 4)
     out["matvec_4x8"] = rect_matvec(4, 8)
+    for n in matvec_sizes:
+        out[f"matvec_{n}x{n}"] = rect_matvec(n, n)
     return out
 
 
@@ -49,7 +54,9 @@ def bench(name: str, text: str, encrypted: bool) -> dict[str, object]:
     from eqsat.ir import multiplicative_depth, op_counts
     from eqsat.pipeline import optimize
 
+    tp = time.perf_counter()
     prog = parse_mlir(text, f"{name}.mlir")[0]
+    parse_s = time.perf_counter() - tp
     t0 = time.perf_counter()
     res = optimize(prog, "bgv")
     compile_s = time.perf_counter() - t0
@@ -60,7 +67,7 @@ def bench(name: str, text: str, encrypted: bool) -> dict[str, object]:
         "kernel": name, "rotations_before": before.get("rotate", 0), "rotations": after.get("rotate", 0),
         "heir_rotations": HEIR.get(name, ""), "mul_plain": after.get("mul_plain", 0), "mul": after.get("mul", 0),
         "depth": multiplicative_depth(res.program), "result_layout": result_layout,
-        "compile_s": round(compile_s, 3), "match": "",
+        "parse_s": round(parse_s, 3), "compile_s": round(compile_s, 3), "match": "",
     }
     if encrypted:
         inputs = random_inputs(prog, 1)
@@ -102,12 +109,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--only", default="", help="run only kernels whose name contains this")
     ap.add_argument("--encrypted", action="store_true", help="also run each kernel encrypted (BGV) and check the match")
+    ap.add_argument("--matvec-sizes", default="", help="also square linalg.matvec files of these n (e.g. 256,4096)")
     ap.add_argument("--out", default="experiments/out", help="directory for linalg_mlir.csv and linalg_mlir.png")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     wanted = [s for s in args.only.split(",") if s]
-    rows = [bench(k, t, args.encrypted) for k, t in kernels().items() if not wanted or k in wanted]
+    sizes = tuple(int(s) for s in args.matvec_sizes.split(",") if s)
+    rows = [bench(k, t, args.encrypted) for k, t in kernels(sizes).items() if not wanted or k in wanted]
     with open(out / "linalg_mlir.csv", "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=list(rows[0]))
         wr.writeheader()

@@ -88,6 +88,7 @@ KINDS = {
     "int": ("i32", None),
     "int_mod_small": ("i32", 7),
     "int_mod_t": ("i32", 65537),
+    "int_mod_31": ("i32", 2**31 - 1),  # int64 vectors reduced lazily, bounds near 2**62
     "int_mod_big": ("i64", 2**61 - 1),
     "float": ("f64", None),
 }
@@ -252,3 +253,31 @@ def test_4096_slot_program_of_thousands_of_vector_ops() -> None:
     got = evaluate(prog, inputs, t)
     assert got == [[total * (k % 3) % t for k in range(n)], total]
     assert results_equal(got, [[total * (k % 3) for k in range(n)], total + t], t)
+
+
+@pytest.mark.parametrize("modulus", [65537, 2**31 - 1])
+def test_lazy_reduction_of_large_linear_maps_and_handles(modulus: int) -> None:
+    """int64 vectors reduced only when a bound could pass 2**62: a linear map and plaintext
+    handles with coefficients near 2**40, long sums of products and negations give the
+    residues of the exact integers (the Python-int evaluation without a modulus)."""
+    import numpy as np
+
+    from eqsat.algebra import linmap
+    from eqsat.ir import VecRef
+
+    n = 16
+    rng = np.random.default_rng(modulus)
+    diags = {d: rng.integers(-(2**40), 2**40, size=n) for d in range(0, n, 3)}
+    b = Builder("lazy")
+    ty = Type((n,), "i32", True)
+    x = b.arg("x", ty)
+    y = b.linmap(x, linmap.register(linmap.from_diagonals(diags, n)))
+    w = b.const(VecRef(linmap.register_vector(rng.integers(-(2**40), 2**40, size=n))), ty.with_secret(False))
+    acc = b.mul(y, w)
+    for k in range(40):
+        acc = b.add(b.neg(acc) if k % 7 == 0 else acc, b.mul(b.rotate(y, k), b.rotate(x, 2 * k)))
+    prog = b.finish([acc, b.mul(acc, acc), b.extract(b.sub(y, acc), 3)])
+    inputs = {"x": [int(v) for v in rng.integers(-(2**20), 2**20, size=n)]}
+    exact = evaluate(prog, inputs, None)
+    want = [[v % modulus for v in r] if isinstance(r, list) else r % modulus for r in exact]  # type: ignore[operator]
+    assert evaluate(prog, inputs, modulus) == want

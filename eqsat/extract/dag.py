@@ -219,9 +219,12 @@ def refine(
     """
     import time
 
+    from eqsat.extract.incremental import DagCost
+
     start = time.perf_counter()
     node_of = list(choice.node)
-    best = _solution_cost(g, node_of, roots, costs)
+    state = DagCost(g, node_of, roots, costs, node_cost)  # shares node_of; a what-if costs only what it touches
+    best = state.total
     for _ in range(max_rounds):
         improved = False
         reach = _reachable(g, node_of, roots)
@@ -234,12 +237,15 @@ def refine(
                     continue
                 if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
                     continue
-                node_of[c] = alt
-                cost = _solution_cost(g, node_of, roots, costs)
-                if cost < best - 1e-9:
-                    best, cur, improved = cost, alt, True
-                else:
+                if math.isinf(state.total):  # no finite program yet: the whole DAG, as it is
+                    node_of[c] = alt
+                    cost = _solution_cost(g, node_of, roots, costs)
                     node_of[c] = cur
+                else:
+                    cost = state.switched(c, alt)
+                if cost < best - 1e-9:
+                    state.commit(c, alt)
+                    best, cur, improved = state.total, alt, True
         if not improved:
             break
     return _with_secrecy(g, node_of, costs)

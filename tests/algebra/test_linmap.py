@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eqsat.algebra import linmap as lm
 
@@ -125,3 +127,34 @@ def test_uniform_map_is_a_rotation_polynomial() -> None:
     assert lm.uniform_poly(m) == {0: 1, 1: 1, 6: 1, 7: 1}
     assert lm.best_plan(m).rotations == 2
     assert lm.uniform_poly(_conv_same(5, 5, np.ones((3, 3), dtype=int))) is None
+
+
+def _best_split_exhaustive(m: lm.LinearMap) -> tuple[int, bool]:
+    """Every step and convention in order, the first with the fewest rotations (the definition)."""
+    offs = np.array(m.offsets, dtype=np.int64)
+    best = (len([d for d in m.offsets if d]) + 1, 0, False)
+    for b in range(2, m.n):
+        for centered in (False, True):
+            r = lm._split_cost(offs, b, m.n, centered)
+            if r < best[0]:
+                best = (r, b, centered)
+    return best[1], best[2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 96).flatmap(lambda n: st.tuples(st.just(n), st.sets(st.integers(0, n - 1), min_size=1))))
+def test_best_split_with_bounds_is_the_exhaustive_search(case: tuple[int, set[int]]) -> None:
+    n, offsets = case
+    m = lm.LinearMap(n, {d: np.full(n, 1 + d, dtype=np.int64) for d in sorted(offsets)})
+    assert lm.best_split(m) == _best_split_exhaustive(m)
+    for b in range(2, n):
+        assert lm._split_floor(len(offsets), b, n) <= min(
+            lm._split_cost(np.array(sorted(offsets), dtype=np.int64), b, n, c) for c in (False, True))
+
+
+@pytest.mark.parametrize("n", [64, 100, 256])
+def test_best_split_of_dense_and_banded_maps(n: int) -> None:
+    dense = lm.LinearMap(n, {d: np.ones(n, dtype=np.int64) for d in range(n)})
+    band = lm.LinearMap(n, {d % n: np.ones(n, dtype=np.int64) for d in range(-5, 6)})
+    for m in (dense, band):
+        assert lm.best_split(m) == _best_split_exhaustive(m)

@@ -98,6 +98,10 @@ def _layout_name(pos: np.ndarray, n: int) -> str:
     return "strided" if np.all(np.diff(flat) > 0) else "permuted"
 
 
+#: the most elements of a plaintext tensor constant (other tensors: 2^20, see ``tensor_shape``)
+PLAIN_CONST_ELEMENTS = 1 << 26
+
+
 class LinalgLowering(_FunctionLowering):
     """``_FunctionLowering`` for tensor programs (see the module docstring)."""
 
@@ -222,13 +226,13 @@ class LinalgLowering(_FunctionLowering):
         cands = t.pos[in_elems]  # (terms, copies)
         offs = (cands - out_slots[:, None]) % n
         d = offs[np.arange(offs.shape[0]), np.argmin(offs, axis=1)] if offs.shape[1] > 1 else offs[:, 0]
-        uniq, inv = np.unique(d, return_inverse=True)
+        uniq, inv = _unique_below(d, n)
         dt = np.float64 if coef.dtype.kind == "f" else np.int64
         diag = np.zeros((uniq.shape[0], n), dtype=dt)
         np.add.at(diag, (inv, out_slots), coef.astype(dt))
         # slots that hold no output element are free: a diagonal constant on the output slots
         # becomes uniform (a shift-invariant map is a rotation polynomial, no plaintext masks)
-        held = np.unique(out_slots if held is None else held)
+        held = _unique_below(out_slots if held is None else held, n)[0]
         for row in diag:
             vals = row[held]
             if np.all(vals == vals[0]):
@@ -286,13 +290,13 @@ class LinalgLowering(_FunctionLowering):
         return {"name": _layout_name(pos, self.n), "shape": list(shape),
                 "ciphertexts": 1, "slots": self.n, "slot_index": pos.tolist()}
 
-    def tensor_shape(self, ty: TensorType, op: Operation) -> tuple[int, ...]:
+    def tensor_shape(self, ty: TensorType, op: Operation, limit: int = 1 << 20) -> tuple[int, ...]:
         shape = tuple(ty.get_shape())
         if any(d < 1 for d in shape):
             raise self.fail(op, f"tensor type '{ty}' must have a static, non-empty shape "
                                 "(dynamic shapes are not supported)")
-        if math.prod(shape) > (1 << 20):
-            raise self.fail(op, f"tensor type '{ty}' has more than {1 << 20} elements")
+        if math.prod(shape) > limit:
+            raise self.fail(op, f"tensor type '{ty}' has more than {limit} elements")
         return shape
 
     def result_tensor(self, op: Operation, k: int = 0) -> tuple[tuple[int, ...], str]:
@@ -315,13 +319,16 @@ class LinalgLowering(_FunctionLowering):
     def op_constant(self, op: arith.ConstantOp) -> None:
         attr, ty = op.value, op.result.type
         if isinstance(ty, TensorType) and isinstance(attr, DenseIntOrFPElementsAttr):
-            shape, elem = self.tensor_shape(ty, op), self.elem_type(ty.get_element_type(), op)
-            values = list(attr.get_values())
-            if len(values) == 1 and math.prod(shape) != 1:
-                values = values * math.prod(shape)
-            arr = np.array(values, dtype=np.float64 if elem.startswith("f") else object).reshape(shape)
-            if not elem.startswith("f"):
-                arr = arr.astype(np.int64)
+            # a plaintext constant is one numpy array (a 4096 x 4096 weight: 2^24 elements)
+            shape, elem = self.tensor_shape(ty, op, PLAIN_CONST_ELEMENTS), self.elem_type(ty.get_element_type(), op)
+            arr = self.parsed.dense.get(op)  # read before parsing (big literals), else xDSL's values
+            if arr is None:
+                values = list(attr.get_values())
+                if len(values) == 1 and math.prod(shape) != 1:
+                    values = values * math.prod(shape)
+                arr = np.array(values, dtype=np.float64 if elem.startswith("f") else object).reshape(shape)
+                if not elem.startswith("f"):
+                    arr = arr.astype(np.int64)
             self.bind(op, [self.handle(TVal(shape, elem, const=arr))])
             return
         super().op_constant(op)
@@ -544,11 +551,13 @@ class LinalgLowering(_FunctionLowering):
             cands.append(_prefix(e_out))
             first = terms[0]
             assert first.x.pos is not None
-            order = np.lexsort((first.ins, first.outs))
-            outs_sorted = first.outs[order]
-            starts = np.flatnonzero(np.r_[True, outs_sorted[1:] != outs_sorted[:-1]])
-            if starts.shape[0] == e_out and np.array_equal(outs_sorted[starts], np.arange(e_out)):
-                slots = first.x.pos[first.ins[order][starts], 0]
+            # when every output is written: the first input each output reads (counting, no sort:
+            # a 4096 x 4096 matvec has 2^24 terms)
+            outs, ins = first.outs, first.ins
+            if outs.size and outs.min() >= 0 and outs.max() < e_out and np.all(np.bincount(outs, minlength=e_out)):
+                first_in = np.full(e_out, np.iinfo(np.int64).max, dtype=np.int64)
+                np.minimum.at(first_in, outs, ins)
+                slots = first.x.pos[first_in, 0]
                 if np.unique(slots).shape[0] == e_out and not np.array_equal(slots, np.arange(e_out)):
                     cands.append(slots[:, None])
         best: tuple[float, int, list[linmap.LinearMap]] | None = None
@@ -886,6 +895,16 @@ def _fold(kind: str, arrs: Sequence[Any]) -> np.ndarray | None:
     if kind == "neg":
         return np.asarray(-arrs[0])
     return None
+
+
+def _unique_below(a: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(a, return_inverse=True)`` for integers in ``[0, n)``, by counting (linear time)."""
+    a = np.asarray(a, dtype=np.int64).reshape(-1)
+    present = np.bincount(a, minlength=n) > 0
+    uniq = np.flatnonzero(present)
+    rank = np.zeros(max(n, 1), dtype=np.int64)
+    rank[uniq] = np.arange(uniq.shape[0])
+    return uniq, rank[a]
 
 
 def _grid(*sizes: int) -> list[np.ndarray]:

@@ -16,12 +16,15 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ModuleOp
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
+from eqsat.errors import InternalError
+from eqsat.frontend.mlir.dense import prepass
 from eqsat.frontend.mlir.dialects import make_context
 from eqsat.frontend.mlir.errors import MLIRError, ReadTimeLimit, line_col, line_count
 
@@ -96,6 +99,9 @@ class ParsedModule:
     offsets: dict[Operation, int] = field(default_factory=dict)
     #: reading (here and in the lowering) stops with ``ReadTimeLimit`` after this moment
     deadline: float | None = None
+    #: values of the ``arith.constant`` ops whose large dense literal was read before parsing
+    #: (``eqsat.frontend.mlir.dense``): the op's attribute is a splat placeholder, use these
+    dense: dict[Operation, np.ndarray] = field(default_factory=dict)
 
     def check_deadline(self, op: Operation, phase: str) -> None:
         """``ReadTimeLimit`` at ``op`` when the deadline has passed."""
@@ -166,7 +172,8 @@ def parse_module(data: str | bytes, path: str, deadline: float | None = None) ->
     """Parse and verify ``data``; see the module docstring."""
     text = decode_input(data, path)
     check_string_literals(text, path)
-    parser = _LocatingParser(text, path, deadline)
+    pre = prepass(text)  # big dense literals read with numpy; every position unchanged
+    parser = _LocatingParser(pre.text, path, deadline)
     try:
         module = parser.parse_module()
     except ReadTimeLimit:
@@ -178,6 +185,14 @@ def parse_module(data: str | bytes, path: str, deadline: float | None = None) ->
         line, col = line_col(text, parser.pos)
         raise MLIRError(path, line, col, f"cannot parse: {exc}") from None
     parsed = ParsedModule(module, path, text, parser.offsets, deadline)
+    if pre.values:
+        parsed.dense = {op: pre.values[off] for op, off in parser.offsets.items() if off in pre.values}
+        for op in parsed.dense:
+            attr = getattr(op, "value", None)
+            if op.name != "arith.constant" or not isinstance(attr, DenseIntOrFPElementsAttr):
+                raise InternalError(f"dense prepass: a literal was read for '{op.name}'")
+        if len(parsed.dense) != len(pre.values):
+            raise InternalError("dense prepass: a literal read before parsing belongs to no arith.constant")
     for op in module.walk():
         parsed.check_deadline(op, "verify")
         try:

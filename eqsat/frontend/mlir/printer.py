@@ -33,8 +33,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+import numpy as np
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -81,6 +83,22 @@ def print_mlir(progs: Program | Sequence[Program]) -> str:
     return "\n".join(chunks)
 
 
+#: integer constants of at least this many values are packed by numpy (``_int_dense``), not by
+#: xDSL's ``from_list`` (which normalizes them one by one in Python)
+BIG_CONSTANT = 256
+_PACK = {8: "<i1", 16: "<i2", 32: "<i4", 64: "<i8"}
+
+
+def _int_dense(ty: TensorType[IntegerType], values: list[int], width: int) -> DenseIntOrFPElementsAttr | None:
+    """The dense attribute of integer ``values`` (each already in ``iN``'s signed range), its
+    bytes packed little-endian by numpy -- the layout ``from_list`` writes; None for a width numpy
+    has no type for."""
+    fmt = _PACK.get(width)
+    if fmt is None:
+        return None
+    return DenseIntOrFPElementsAttr(ty, BytesAttr(np.array(values, dtype=np.int64).astype(fmt).tobytes()))
+
+
 @lru_cache(maxsize=256)  # attributes are immutable: one per type (a third of printing's time otherwise)
 def elem_attr(elem: str) -> Attribute:
     """The MLIR element type of an IR element type name (``i16``, ``f32``, ...)."""
@@ -122,13 +140,18 @@ class _FunctionBuilder:
         self.index_consts: dict[int, SSAValue] = {}
         self.ops: list[Operation] = []
         self.used: set[str] = set()
+        self.next_suffix: dict[str, int] = {}
 
     # -- names -----------------------------------------------------------------
     def fresh(self, base: str) -> str:
-        name, k = base, 0
+        """``base``, else ``base_k`` with the smallest unused k (names are only ever added, so
+        the search resumes where the last one for ``base`` stopped)."""
+        k = self.next_suffix.get(base, 0)
+        name = base if k == 0 else f"{base}_{k}"
         while name in self.used:
             k += 1
             name = f"{base}_{k}"
+        self.next_suffix[base] = k
         self.used.add(name)
         return name
 
@@ -240,6 +263,9 @@ class _FunctionBuilder:
                 return self.add(arith.ConstantOp(IntegerAttr(v, el)), f"c{v}_{ty.elem}")
             return self.add(arith.ConstantOp(FloatAttr(float(value), el)), "cst")  # type: ignore[call-overload]
         if isinstance(value, VecRef):
+            fast = self.held_constant(value, el, ty)
+            if fast is not None:
+                return fast
             value = value.values()
         raw = list(value) if isinstance(value, tuple) else [value]
         assert all(isinstance(v, int | float) for v in raw)
@@ -250,7 +276,26 @@ class _FunctionBuilder:
             values = [float(v) for v in raw]  # type: ignore[arg-type]
         if len(set(values)) == 1:
             values = values[:1]
+        elif isinstance(el, IntegerType) and len(values) >= BIG_CONSTANT:
+            packed = _int_dense(TensorType(el, list(ty.shape)), values, el.width.data)  # type: ignore[arg-type]
+            if packed is not None:
+                return self.add(arith.ConstantOp(packed), "cst")
         attr = DenseIntOrFPElementsAttr.from_list(plain_type(ty), values)  # type: ignore[call-overload]
+        return self.add(arith.ConstantOp(attr), "cst")
+
+    def held_constant(self, ref: VecRef, el: Attribute, ty: Type) -> SSAValue | None:
+        """A large integer vector held by handle (a linmap diagonal), checked and packed whole by
+        numpy; None where the general path must decide (small, uniform, out of range, float)."""
+        from eqsat.algebra.linmap import lookup_vector
+
+        arr = lookup_vector(ref.handle)
+        if not isinstance(el, IntegerType) or arr.dtype.kind != "i" or arr.size < BIG_CONSTANT:
+            return None
+        width = el.width.data
+        lo, hi = -(1 << (width - 1)), 1 << (width - 1)
+        if width not in _PACK or int(arr.min()) < lo or int(arr.max()) >= hi or bool(np.all(arr == arr[0])):
+            return None
+        attr = DenseIntOrFPElementsAttr(TensorType(el, list(ty.shape)), BytesAttr(arr.astype(_PACK[width]).tobytes()))
         return self.add(arith.ConstantOp(attr), "cst")
 
     def zero_like(self, ty: Type) -> SSAValue:

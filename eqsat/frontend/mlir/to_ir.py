@@ -306,7 +306,8 @@ class _FunctionLowering:
             self.bind(op, [self.b.const(attr.value.data, irt)])
             return
         if isinstance(attr, DenseIntOrFPElementsAttr):
-            values = tuple(attr.get_values())
+            pre = self.parsed.dense.get(op)  # read before parsing (big literals), else xDSL's values
+            values = tuple(attr.get_values()) if pre is None else tuple(pre.reshape(-1).tolist())
             if not all(isinstance(x, int | float) for x in values):
                 raise self.fail(op, "complex-valued constants are not supported")
             self.bind(op, [self.b.const(values, irt)])  # type: ignore[arg-type]

@@ -1,0 +1,119 @@
+"""The incremental DAG cost (eqsat.extract.incremental) equals the whole-DAG recomputation.
+
+Random e-graphs (cycles allowed, plaintext and ciphertext leaves, classes without a choice),
+random choices and random switches: ``DagCost.switched`` must give exactly what
+``_solution_cost`` computes on the switched choice (inf for a cycle or a missing choice), and
+after ``commit`` the state must equal a fresh one.  Also: ``refine`` keeps its result on the
+extraction tests' e-graphs.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eqsat.egraph.view import EGraphView
+from eqsat.extract.dag import _solution_cost, greedy_dag, node_cost, refine
+from eqsat.extract.incremental import DagCost
+from eqsat.models.cost import table
+
+OPS = [("Add", 2), ("Sub", 2), ("Mul", 2), ("Neg", 1), ("Rot", 1), ("Ext", 1), ("In", 0), ("Num", 0)]
+
+
+@st.composite
+def egraphs(draw: st.DrawFn) -> tuple[EGraphView, list[int], list[int]]:
+    """(view, a choice, roots): up to 14 classes of 1-3 e-nodes over any classes (cycles too)."""
+    ncls = draw(st.integers(2, 14))
+    js: dict[str, dict[str, object]] = {}
+    for c in range(ncls):
+        for k in range(draw(st.integers(1, 3))):
+            op, arity = draw(st.sampled_from(OPS))
+            nid = f"c{c}.{k}"
+            if c == 0 and arity:  # class 0 has a leaf, so lower classes can be complete
+                op, arity = "In", 0
+            # mostly lower classes (a DAG), sometimes any class (cycles)
+            kids = [f"c{draw(st.integers(0, ncls - 1 if draw(st.integers(0, 3)) == 0 else max(c - 1, 0)))}.0"
+                    for _ in range(arity)]
+            if op == "In":
+                lits: list[object] = [draw(st.sampled_from(["x", "y", "w"])), 8]
+            elif op == "Num":
+                lits = [draw(st.integers(0, 3)), 8]
+            elif op in ("Rot", "Ext"):
+                lits = [draw(st.integers(0, 3))]
+            else:
+                lits = []
+            children = list(kids)
+            for j, lit in enumerate(lits):
+                pid = f"primitive-{nid}-{j}"
+                js[pid] = {"op": f'"{lit}"' if isinstance(lit, str) else str(lit), "children": [], "eclass": pid}
+                children.append(pid)
+            js[nid] = {"op": op, "children": children, "eclass": f"c{c}"}
+    nroots = draw(st.integers(1, 3))
+    for k in range(nroots):
+        js[f"primitive-root{k}"] = {"op": str(k), "children": [], "eclass": f"primitive-root{k}"}
+        js[f"root{k}"] = {"op": "Root", "children": [f"primitive-root{k}"],
+                          "eclass": f"c{draw(st.integers(0, ncls - 1))}"}
+    g = EGraphView({"nodes": js}, plain_inputs=frozenset({"w"}))  # w: a plaintext argument
+    choice = [draw(st.sampled_from(g.class_nodes[c] + [-1] if draw(st.integers(0, 29)) == 0 else g.class_nodes[c]))
+              for c in range(g.num_classes)]
+    return g, choice, [g.root(k) for k in range(nroots)]
+
+
+COSTS = table("bgv", {"rotate": 7, "mul": 5, "mul_plain": 2.5, "add": 1, "add_plain": 0.75, "neg": 0.5,
+                      "extract": 3, "insert": 3})
+
+
+@settings(max_examples=300, deadline=None)
+@given(egraphs(), st.data())
+def test_switched_equals_recompute(case: tuple[EGraphView, list[int], list[int]], data: st.DataObject) -> None:
+    g, node_of, roots = case
+    state = DagCost(g, list(node_of), roots, COSTS, node_cost)
+    assert state.total == _solution_cost(g, node_of, roots, COSTS)
+    for _ in range(6):
+        if math.isinf(state.total):
+            return
+        reach = [x for x in range(g.num_classes) if state.reachable(x)]  # mostly switches that matter
+        c = data.draw(st.sampled_from(reach) if data.draw(st.integers(0, 4)) else st.integers(0, g.num_classes - 1))
+        alt = data.draw(st.sampled_from(g.class_nodes[c]))
+        switched = list(state.node_of)
+        switched[c] = alt
+        want = _solution_cost(g, switched, roots, COSTS)
+        got = state.switched(c, alt)
+        assert (math.isinf(got) and math.isinf(want)) or math.isclose(got, want, abs_tol=1e-9), (c, alt)
+        if data.draw(st.booleans()):
+            state.commit(c, alt)
+            assert state.node_of == switched
+            fresh = DagCost(g, list(switched), roots, COSTS, node_cost)
+            assert (math.isinf(state.total) and math.isinf(fresh.total)) or state.total == fresh.total
+
+
+def test_refine_finds_the_shared_realization() -> None:
+    # A's cheapest own realization shares nothing; switching A to -S shares S with B
+    js: dict[str, dict[str, object]] = {}
+
+    def node(nid: str, op: str, kids: list[str], lits: list[object]) -> None:
+        children = list(kids)
+        for k, lit in enumerate(lits):
+            pid = f"primitive-{nid}-{k}"
+            js[pid] = {"op": f'"{lit}"' if isinstance(lit, str) else str(lit), "children": [], "eclass": pid}
+            children.append(pid)
+        js[nid] = {"op": op, "children": children, "eclass": nid.split(".")[0]}
+
+    node("x.0", "In", [], ["x", 8])
+    node("y.0", "In", [], ["y", 8])
+    node("xy.0", "Add", ["x.0", "y.0"], [])
+    node("a.0", "Mul", ["xy.0", "y.0"], [])
+    node("a.1", "Neg", ["s.0"], [])
+    node("s.0", "Rot", ["x.0"], [1])
+    node("b.0", "Rot", ["s.0"], [1])
+    node("r.0", "Add", ["a.0", "b.0"], [])
+    js["primitive-root"] = {"op": "0", "children": [], "eclass": "primitive-root"}
+    js["root.0"] = {"op": "Root", "children": ["primitive-root"], "eclass": "r"}
+    g = EGraphView({"nodes": js})
+    costs = table("noisy", {"rotate": 4, "mul": 2, "add": 1, "neg": 1})
+    roots = [g.root(0)]
+    greedy = greedy_dag(g, costs)
+    assert _solution_cost(g, greedy.node, roots, costs) == 12.0
+    assert _solution_cost(g, refine(g, greedy, roots, costs).node, roots, costs) == 10.0
