@@ -4,7 +4,8 @@ In: every example of ``examples/`` and every kernel of the kernel suite
 (``experiments/kernels/``, its first writing style), optionally filtered with ``--only``.
 Each is optimized (BGV, the default cost table unless ``--costs``); the original and the
 optimized program are run encrypted once each through ``eqsat.backend.run_program``
-(128-bit parameters chosen per program; ``match`` columns) and then timed: the median
+(128-bit parameters chosen per program by ``eqsat run``'s default, the average-case noise
+model; ``match`` columns) and then timed: the median
 CPU time of ``--reps`` homomorphic evaluations (every op of the program, one thread; the
 inputs are encrypted before the clock starts) on one key set after a warm-up run, so
 key generation, plaintext encoding and encryption -- once per key set or client work,
@@ -23,8 +24,13 @@ model cost against measured time of every timed program (before and after), log-
 The Pearson correlation of the logs and the median |prediction error| are printed, put
 in the plot titles and written to ``<out>/cost_vs_time_summary.json``.
 
-The model cost is the report's ``cost``: op counts priced by the table, rotations of a
-value after its first at ``rotate_hoisted`` (``eqsat.models.hoisting``).  The
+The model cost is the report's ``cost`` (``eqsat.models.hoisting.program_cost``: op
+counts priced by the table, rotations of a value after its first at ``rotate_hoisted``)
+of the program that is timed.  The original is timed with the management ops the
+report's ``before`` prices (``mgmt.manage``: relinearizations where placement puts them,
+not after every product as an unmanaged run does), and an unrealized ``linalg`` map as
+its best plan (``expand_linmaps``, as ``eqsat run`` runs it), priced as that plan
+(``cost_before_report`` keeps the report's price, the map's direct realization).  The
 own-parameter prediction (``predicted_speedup_own_params``) scales each program's cost by
 ``eqsat.models.cost.param_scale`` of the ring dimension and prime count it chose, and is
 compared with ``measured_speedup_own_params``.  ``hoisted_*`` is the model's count of
@@ -64,6 +70,7 @@ from eqsat.backend.executor import _input_bound, choose_params  # noqa: E402
 from eqsat.backend.params import Params  # noqa: E402
 from eqsat.backend.session import _GivenInputs  # noqa: E402
 
+from eqsat.algebra.linmap_realize import expand_linmaps  # noqa: E402
 from eqsat.egraph.session import Limits  # noqa: E402
 from eqsat.errors import EqsatError  # noqa: E402
 from eqsat.frontend.mlir import parse_mlir, print_mlir  # noqa: E402
@@ -78,7 +85,7 @@ OUT = Path(__file__).resolve().parent / "out"
 #: ops that cost a ciphertext operation when run (the rest are free or clear)
 CT_OPS = ("add", "sub", "mul", "mul_plain", "add_plain", "rotate", "extract", "insert", "neg",
           "relinearize", "modswitch", "rescale", "bootstrap", "reduce_noise")
-FIELDS = ["program", "source", "status", "cost_before", "cost_after", "predicted_speedup",
+FIELDS = ["program", "source", "status", "cost_before", "cost_after", "predicted_speedup", "cost_before_report",
           "time_before_s", "time_after_s", "measured_speedup", "prediction_error",
           "time_before_own_params_s", "time_after_own_params_s", "measured_speedup_own_params",
           "predicted_speedup_own_params", "prediction_error_own_params",
@@ -156,29 +163,37 @@ def measure(name: str, source: str, path: Path, costs: Any, max_ops: int, seed: 
         return row | {"status": "failed: " + " ".join(str(exc).split())[:100]}
     before, after = res.report["before"], res.report["after"]
     n_ops = ct_ops(before["ops"])
-    row |= {"cost_before": before["cost"], "cost_after": after["cost"],
+    # what is timed is what is priced: the original with the management ops the report's
+    # "before" gives it (relinearizations where the placement puts them, not after every
+    # product as an unmanaged run would) and an unrealized linmap as its best plan, as the
+    # executor runs it (the report prices a source's map by its direct realization)
+    priced_before = managed_source(expand_linmaps(prog))
+    priced_after = expand_linmaps(res.program)
+    table_ = table("bgv", costs)
+    row |= {"cost_before": program_cost(priced_before, table_), "cost_after": program_cost(priced_after, table_),
+            "cost_before_report": before["cost"],
             "ops_before": n_ops, "ops_after": ct_ops(after["ops"]),
-            "hoisted_before": hoisted_rotations(managed_source(prog)),
-            "hoisted_after": hoisted_rotations(res.program)}
+            "hoisted_before": hoisted_rotations(priced_before),
+            "hoisted_after": hoisted_rotations(priced_after)}
     if out is not None:
-        save_programs(out, name, managed_source(prog), res.program)
-    if after["cost"] > 0:
-        row["predicted_speedup"] = round(before["cost"] / after["cost"], 3)
+        save_programs(out, name, priced_before, priced_after)
+    if row["cost_after"] > 0:
+        row["predicted_speedup"] = round(row["cost_before"] / row["cost_after"], 3)
     if n_ops > max_ops:
         return row | {"status": f"skipped: {n_ops} ciphertext ops before optimization (> --max-ops {max_ops})"}
     inputs = random_inputs(prog, seed, bound=7)
     try:
-        rb = run_program(prog, inputs, "bgv", seed=seed)  # correctness, and each program's own parameters
-        ra = run_program(res.program, inputs, "bgv", seed=seed)
+        rb = run_program(priced_before, inputs, "bgv", seed=seed)  # correctness, and own parameters
+        ra = run_program(priced_after, inputs, "bgv", seed=seed)
         bound = _input_bound(prog, inputs)
-        p_before = choose_params(prog, "bgv", input_bound=bound)
-        p_after = choose_params(res.program, "bgv", input_bound=bound)
+        p_before = choose_params(priced_before, "bgv", input_bound=bound, noise_model="average")
+        p_after = choose_params(priced_after, "bgv", input_bound=bound, noise_model="average")
         # the same parameters for both (the larger set, so both fit): what the cost model prices
         common = max(p_before, p_after, key=lambda p: (p.N, len(p.moduli)))
-        tb, hb = eval_time(prog, common, inputs, seed, reps)
-        ta, ha = eval_time(res.program, common, inputs, seed, reps)
-        tb_own = tb if p_before == common else eval_time(prog, p_before, inputs, seed, reps)[0]
-        ta_own = ta if p_after == common else eval_time(res.program, p_after, inputs, seed, reps)[0]
+        tb, hb = eval_time(priced_before, common, inputs, seed, reps)
+        ta, ha = eval_time(priced_after, common, inputs, seed, reps)
+        tb_own = tb if p_before == common else eval_time(priced_before, p_before, inputs, seed, reps)[0]
+        ta_own = ta if p_after == common else eval_time(priced_after, p_after, inputs, seed, reps)[0]
     except BackendError as exc:
         return row | {"status": "run failed: " + str(exc)[:100]}
     row |= {
