@@ -9,15 +9,22 @@ first of each input class) -- subtracted by ``dag`` from the sum of node costs; 
 
 A rotation is a secret ``Rot`` or an ``Ext`` of slot ``k != 0`` (the executor reads a
 slot by rotating), exactly what ``eqsat.models.hoisting`` counts on the extracted
-program, so the extraction objective equals the report's ``cost``.
+program, so the extraction objective equals the report's ``cost``.  A ``Rot`` of a
+vector whose slot count is not a power of two runs as two rotations and two masks
+(``backend/lowering.py``), so it pays ``ragged_surcharge`` on top (slot counts per class
+from ``class_slots``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from weakref import WeakKeyDictionary
 
 from eqsat.egraph.view import EGraphView, ENode
 from eqsat.models.cost import CostTable
+from eqsat.models.hoisting import ragged_surcharge
+
+__all__ = ["class_slots", "discount", "is_ragged", "ragged_surcharge", "rotation_input"]
 
 
 def rotation_input(n: ENode) -> int | None:
@@ -30,13 +37,55 @@ def rotation_input(n: ENode) -> int | None:
 def discount(g: EGraphView, node_of: list[int], secret_classes: Iterable[int], costs: CostTable) -> float:
     """Hoisting saving of the choice ``node_of`` (class -> e-node index) over
     ``secret_classes``, the secret classes the program uses (a rotation of a plaintext
-    costs nothing, so saves nothing)."""
+    costs nothing, so saves nothing), less the surcharge of rotations of vectors whose
+    slot count is not a power of two (``ragged_surcharge``)."""
     saving = costs.hoisted_saving
-    if not saving:
+    extra = ragged_surcharge(costs)
+    if not saving and not extra:
         return 0.0
+    widths = class_slots(g) if extra else []
     per_input: dict[int, int] = {}
+    ragged = 0
     for c in secret_classes:
-        src = rotation_input(g.nodes[node_of[c]])
+        n = g.nodes[node_of[c]]
+        src = rotation_input(n)
         if src is not None:
             per_input[src] = per_input.get(src, 0) + 1
-    return saving * sum(r - 1 for r in per_input.values() if r > 1)
+            if extra and n.op == "Rot" and is_ragged(widths[src]):
+                ragged += 1
+    return saving * sum(r - 1 for r in per_input.values() if r > 1) - extra * ragged
+
+
+def is_ragged(slots: int) -> bool:
+    """A vector of more than one slot whose count is not a power of two."""
+    return slots > 1 and slots & (slots - 1) != 0
+
+
+_SLOTS: WeakKeyDictionary[EGraphView, list[int]] = WeakKeyDictionary()
+_LEAF_SLOTS = {"In": 1, "PlainIn": 1, "Num": 1, "NumF": 1, "Dense": 1, "Mask": 1, "Place": 1, "Splat": 0}
+
+
+def class_slots(g: EGraphView) -> list[int]:
+    """Slot count per class (0: unknown), from the leaves' literals up (cached per view)."""
+    got = _SLOTS.get(g)
+    if got is not None:
+        return got
+    width = [0] * g.num_classes
+    changed = True
+    while changed:
+        changed = False
+        for n in g.nodes:
+            if width[n.cls]:
+                continue
+            if n.op in _LEAF_SLOTS and len(n.lits) > _LEAF_SLOTS[n.op]:
+                lit = n.lits[_LEAF_SLOTS[n.op]]
+                w = int(lit) if isinstance(lit, int) else 0
+            elif n.op == "Ext":
+                w = 1
+            else:
+                w = max((width[ch] for ch in n.children), default=0)
+            if w:
+                width[n.cls] = w
+                changed = True
+    _SLOTS[g] = width
+    return width

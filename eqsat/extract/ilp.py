@@ -152,6 +152,8 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
     vals = class_values(g, secret)
     cands: list[Cand] = []
     rotations: dict[int, list[int]] = {}  # input class -> its rotation candidates
+    ragged = hoisting.ragged_surcharge(costs)
+    widths = hoisting.class_slots(g) if ragged else []
     for idx, n in enumerate(g.nodes):
         if not n.extractable:
             continue
@@ -177,6 +179,8 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
         else:
             kind, inc = "max", 0.0
         w = node_cost(n, csec, costs)[0]
+        if n.op == "Rot" and secret[c] and ragged and hoisting.is_ragged(widths[n.children[0]]):
+            w += ragged
         if math.isfinite(w):
             src = hoisting.rotation_input(n) if secret[c] and costs.hoisted_saving else None
             if src is not None and secret[src]:

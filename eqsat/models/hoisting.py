@@ -10,7 +10,9 @@ What counts as a rotation of a value ``v``: ``rotate(v, k)``, ``extract(v, i)`` 
 realization of an unrealized ``linmap(v)`` (one rotation of ``v`` per nonzero
 diagonal).  The executor (``backend/rlwe.py``) keeps the decomposition of a rotated
 ciphertext and serves its later rotations from it, so the model prices the first
-rotation of each value at ``rotate`` and the others at ``rotate_hoisted``.  Extraction
+rotation of each value at ``rotate`` and the others at ``rotate_hoisted``.  A rotation of
+a vector whose slot count is not a power of two also pays ``ragged_surcharge`` (its
+lowering: two rotations of the input, two masks, an addition).  Extraction
 prices a choice the same way (``eqsat.extract.hoisting``), so the report's cost and the
 extracted objective agree.
 """
@@ -58,6 +60,26 @@ def program_cost(prog: Program, costs: CostTable) -> float:
     ``rotate_hoisted`` instead of ``rotate``."""
     from eqsat.ir import op_counts
 
-    total = costs.total(op_counts(prog))
-    saving = costs.hoisted_saving
-    return total - saving * hoisted_rotations(prog) if saving else total
+    total = costs.total(op_counts(prog)) - costs.hoisted_saving * hoisted_rotations(prog)
+    extra = ragged_surcharge(costs)
+    if extra:
+        total += extra * sum(1 for i in prog.live() if _ragged_rotation(prog, i))
+    return total
+
+
+def _ragged_rotation(prog: Program, i: int) -> bool:
+    n = prog.nodes[i]
+    if n.op != "rotate" or not n.type.secret:
+        return False
+    slots = n.type.slots
+    return slots > 1 and slots & (slots - 1) != 0
+
+
+def ragged_surcharge(costs: CostTable) -> float:
+    """What a rotation of a vector whose slot count is not a power of two (and above 1)
+    costs beyond one ``rotate``: the executor runs it as rot(v, k) * 1[0, n-k) +
+    rot(v, k-n) * 1[n-k, n) -- a second rotation of the same input (hoisted), two masks
+    and an addition.  The article's ``noisy`` model has none."""
+    if costs.scheme == "noisy":
+        return 0.0
+    return costs["rotate"] - costs.hoisted_saving + 2 * costs["mul_plain"] + costs["add"]

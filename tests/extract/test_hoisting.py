@@ -65,3 +65,21 @@ def test_program_cost_of_slot_reads() -> None:
     plain = costs.total({"extract": 3, "rotate": 1, "add": 4})
     assert program_cost(prog, costs) == plain - 2 * (costs["rotate"] - costs["rotate_hoisted"])
     assert program_cost(prog, table("noisy")) == table("noisy").total({"extract": 3, "rotate": 1, "add": 4})
+
+
+def test_rotation_of_a_ragged_vector_pays_its_lowering() -> None:
+    # a 6-slot rotation runs as two rotations of the input (one hoisted), two masks, an add
+    g = view([("x.0", "In", [], ["x", 6]), ("r.0", "Rot", ["x.0"], [1])], "r")
+    roots = [g.root(0)]
+    costs = table("bgv")
+    extra = costs["rotate_hoisted"] + 2 * costs["mul_plain"] + costs["add"]
+    choice, info = ilp_extract(g, roots, costs)
+    assert info["objective"] == dag_cost(g, choice, roots, costs) == costs["rotate"] + extra
+    b = Builder("ragged")
+    x = b.arg("x", Type((6,), "i32", True))
+    prog = b.finish([b.rotate(x, 1)])
+    assert program_cost(prog, costs) == costs["rotate"] + extra
+    assert program_cost(prog, table("noisy")) == table("noisy")["rotate"]
+    b8 = Builder("even")
+    y = b8.arg("y", Type((8,), "i32", True))
+    assert program_cost(b8.finish([b8.rotate(y, 1)]), costs) == costs["rotate"]
