@@ -63,16 +63,22 @@ def program_cost(prog: Program, costs: CostTable) -> float:
     total = costs.total(op_counts(prog)) - costs.hoisted_saving * hoisted_rotations(prog)
     extra = ragged_surcharge(costs)
     if extra:
-        total += extra * sum(1 for i in prog.live() if _ragged_rotation(prog, i))
+        total += extra * sum(_ragged_rotations(prog, i) for i in prog.live())
     return total
 
 
-def _ragged_rotation(prog: Program, i: int) -> bool:
+def _ragged_rotations(prog: Program, i: int) -> int:
+    """Rotations of a vector whose slot count is not a power of two at node ``i`` (a
+    ``linmap``'s direct realization rotates once per nonzero diagonal)."""
     n = prog.nodes[i]
-    if n.op != "rotate" or not n.type.secret:
-        return False
     slots = n.type.slots
-    return slots > 1 and slots & (slots - 1) != 0
+    if n.op not in ("rotate", "linmap") or not n.type.secret or not (slots > 1 and slots & (slots - 1) != 0):
+        return 0
+    if n.op == "linmap":
+        from eqsat.algebra.linmap import lookup, plan_direct
+
+        return plan_direct(lookup(str(n.attrs[0]))).rotations
+    return 1
 
 
 def ragged_surcharge(costs: CostTable) -> float:
