@@ -66,26 +66,33 @@ _LEAF_SLOTS = {"In": 1, "PlainIn": 1, "Num": 1, "NumF": 1, "Dense": 1, "Mask": 1
 
 
 def class_slots(g: EGraphView) -> list[int]:
-    """Slot count per class (0: unknown), from the leaves' literals up (cached per view)."""
+    """Slot count per class (0: unknown), from the leaves' literals up (a worklist over the
+    users of each class that gets its count; cached per view)."""
     got = _SLOTS.get(g)
     if got is not None:
         return got
     width = [0] * g.num_classes
-    changed = True
-    while changed:
-        changed = False
-        for n in g.nodes:
-            if width[n.cls]:
-                continue
-            if n.op in _LEAF_SLOTS and len(n.lits) > _LEAF_SLOTS[n.op]:
-                lit = n.lits[_LEAF_SLOTS[n.op]]
-                w = int(lit) if isinstance(lit, int) else 0
-            elif n.op == "Ext":
-                w = 1
-            else:
-                w = max((width[ch] for ch in n.children), default=0)
-            if w:
-                width[n.cls] = w
-                changed = True
+    users: list[list[int]] = [[] for _ in range(g.num_classes)]
+    for idx, n in enumerate(g.nodes):
+        for ch in set(n.children):
+            users[ch].append(idx)
+    stack = list(range(len(g.nodes)))
+    while stack:
+        n = g.nodes[stack.pop()]
+        if width[n.cls]:
+            continue
+        if n.op in _LEAF_SLOTS:
+            pos = _LEAF_SLOTS[n.op]
+            lit = n.lits[pos] if len(n.lits) > pos else None
+            w = lit if isinstance(lit, int) and not isinstance(lit, bool) else 0
+        elif n.op == "Ext":
+            w = 1
+        elif n.children and all(width[ch] for ch in n.children):
+            w = max(width[ch] for ch in n.children)  # e.g. Ins(scalar, vector): the vector's
+        else:
+            w = 0  # a child still unknown: tried again when it gets its count
+        if w:
+            width[n.cls] = w
+            stack.extend(users[n.cls])
     _SLOTS[g] = width
     return width
