@@ -27,7 +27,6 @@ from eqsat.ir import Program
 from eqsat.layouts import Layout, LayoutError, Packed, identity, repack
 from eqsat.layouts_aligned import aligned
 from eqsat.layouts_lanes import lanes
-from eqsat.models.cost import table
 from eqsat.pipeline import OptimizeResult, optimize
 
 
@@ -45,7 +44,6 @@ def optimize_layouts(
     best_packed = base
     searched: list[dict[str, object]] = []
     if layouts == "auto" and scheme != "noisy":
-        costs = table(scheme, kwargs.get("costs"))
         bops = best.report["after"]["ops"]  # type: ignore[index]
         searched.append({"candidate": "row-major", "cost": best.report["after"]["cost"],  # type: ignore[index]
                          "time_s": best.report["time_s"], "rotate": bops.get("rotate", 0), "mul": bops.get("mul", 0)})
@@ -54,12 +52,12 @@ def optimize_layouts(
         t_build = time.perf_counter() - t0
         for cand in cands:
             res = optimize(cand.program, scheme, **kwargs)
-            cost = costs.total(res.report["after"]["ops"])  # type: ignore[index, arg-type]
+            cost = float(res.report["after"]["cost"])  # type: ignore[index, arg-type]
             name = next(iter(cand.args.values())).name
             cops = res.report["after"]["ops"]  # type: ignore[index]
             searched.append({"candidate": name, "cost": cost, "time_s": res.report["time_s"],
                              "rotate": cops.get("rotate", 0), "mul": cops.get("mul", 0)})
-            if (cost, _cts(cand)) < (costs.total(best.report["after"]["ops"]), _cts(best_packed)):  # type: ignore[index, arg-type]
+            if (cost, _cts(cand)) < (float(best.report["after"]["cost"]), _cts(best_packed)):  # type: ignore[index, arg-type]
                 best, best_packed = res, cand
         best.original = prog
         best.report["layout_search"] = {

@@ -47,6 +47,10 @@ class Problem:
     secret: list[bool]
     cands: list[Cand]
     roots: list[int]
+    #: shared costs: (cost, candidate indices) paid once when any listed candidate is
+    #: chosen -- e.g. the key-switching decomposition that rotations of one input share
+    #: (each rotation candidate then carries only its hoisted increment)
+    setups: list[tuple[float, tuple[int, ...]]] = field(default_factory=list)
 
 
 @dataclass
@@ -304,6 +308,14 @@ def solve(
                 if c in comp and comp.get(ch) == comp[c]:
                     big = float(comp_size[comp[c]])
                     m.row({tv[c]: 1.0, tv[ch]: -1.0, xv[j]: -big}, 1.0 - big, math.inf)
+    setup_vars: list[tuple[int, list[int]]] = []
+    for cost, members in pb.setups:  # f >= x_j for every member: paid once if any is chosen
+        cols = [xv[j] for j in members if j in xv]
+        if cols:
+            f = m.var(0.0, 1.0, cost, True)
+            setup_vars.append((f, cols))
+            for col in cols:
+                m.row({col: 1.0, f: -1.0}, -math.inf, 0.0)
     nv: dict[int, int] = {}
     pv: dict[int, int] = {}
     rv: dict[int, int] = {}
@@ -334,6 +346,9 @@ def solve(
     warm_vec = None
     if warm:
         warm_vec = _warm_vector(pb, m, warm, usable, classes, comp, xv, yv, tv, nv, pv, rv, bounds)
+        if warm_vec is not None:
+            for f, cols in setup_vars:
+                warm_vec[f] = 1.0 if any(warm_vec[col] > 0.5 for col in cols) else 0.0
     status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec)
     info: dict[str, object] = {
         "status": status, "objective": obj, "gap": gap, "classes": len(classes),

@@ -25,6 +25,7 @@ from eqsat.interp import PLAINTEXT_MODULUS, WidthError, evaluate, random_inputs,
 from eqsat.ir import Program, multiplicative_depth, op_counts
 from eqsat.models import noisy as noise
 from eqsat.models.cost import CostTable, table
+from eqsat.models.hoisting import program_cost
 
 
 class OptimizeError(InternalError):
@@ -52,7 +53,7 @@ def summarize(prog: Program, costs: CostTable, scheme: str, managed: bool = Fals
     return {
         "ops": ops,
         "depth": multiplicative_depth(prog),
-        "cost": costs.total(ops),
+        "cost": program_cost(prog, costs),
         "noise": noise_summary(prog, scheme, managed),
     }
 
@@ -258,7 +259,7 @@ def optimize(
             lap("extract")
             # the source with its placement (optimal, or greedy under --extraction greedy) is a candidate
             placed = solve_placement(source, time_limit=ilp_time())[0] if noisy_ilp else place_greedy(source)
-            if cost_table.total(op_counts(placed)) < cost_table.total(op_counts(after_prog)):
+            if program_cost(placed, cost_table) < program_cost(after_prog, cost_table):
                 after_prog = placed
             # the article's form: plaintext operands encoded, as printed (report = re-read)
             after_prog = noise.encode_plain_operands(after_prog)
@@ -280,7 +281,7 @@ def optimize(
             extracted = to_program(view, choice, roots, prog).compact()
             lap("extract")
             if max_level is None:
-                if cost_table.total(op_counts(extracted)) > cost_table.total(op_counts(source)):
+                if program_cost(extracted, cost_table) > program_cost(source, cost_table):
                     extracted = source  # never return something costlier than what came in
                 after_prog = mgmt.manage(extracted, scheme, max_level, bootstrap=bootstrap, time_limit=ilp_time())
             else:  # under a budget compare with management (levels, bootstraps) paid
@@ -291,7 +292,7 @@ def optimize(
                 except mgmt.PlacementError:
                     managed_source = None
                 if managed_source is not None and (
-                    cost_table.total(op_counts(managed_source)) < cost_table.total(op_counts(after_prog))
+                    program_cost(managed_source, cost_table) < program_cost(after_prog, cost_table)
                 ):
                     after_prog = managed_source
     except (noise.NoiseError, mgmt.PlacementError) as e:

@@ -11,6 +11,9 @@ keeps the *set* of classes its best choice uses, and a candidate's cost is the c
 the union of its children's sets, so a subterm used twice is paid once.  Sets are Python
 integers used as bitsets, with classes bucketed by their own cost, so a set's cost is a
 handful of ``bit_count`` calls.  ``to_program`` rebuilds IR from a choice per class.
+The exact cost of a choice (``dag_cost``, ``refine``) subtracts the hoisting discount
+(``eqsat.extract.hoisting``: rotations of one input after the first are cheaper); the
+greedy pass itself prices every rotation fully and ``refine`` finds the sharing.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
 from eqsat.egraph.view import EGraphView, ENode
 from eqsat.errors import InternalError
+from eqsat.extract import hoisting
 from eqsat.ir import Builder, Program, Type, VecRef
 from eqsat.models.cost import CostTable
 
@@ -170,7 +174,7 @@ def dag_cost(g: EGraphView, choice: Choice, roots: list[int], costs: CostTable) 
         n = g.nodes[choice.node[c]]
         total += node_cost(n, [choice.secret[ch] for ch in n.children], costs)[0]
         stack.extend(n.children)
-    return total
+    return total - hoisting.discount(g, choice.node, [c for c in seen if choice.secret[c]], costs)
 
 
 def _solution_cost(g: EGraphView, node_of: list[int], roots: list[int], costs: CostTable) -> float:
@@ -205,7 +209,7 @@ def _solution_cost(g: EGraphView, node_of: list[int], roots: list[int], costs: C
         w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
         secret[c] = sec
         total += w
-    return total
+    return total - hoisting.discount(g, node_of, [c for c in order if secret[c]], costs)
 
 
 def refine(

@@ -16,7 +16,11 @@ The model (one binary ``x_j`` per extractable e-node, ``y_c`` per class):
 * acyclicity only where cycles are possible: inside each strongly connected component
   of the class graph, an order variable ``t_c`` in ``[0, |SCC| - 1]`` with
   ``t_c >= t_ch + 1 - |SCC| (1 - x_j)`` for every edge of the component;
-* objective ``sum_j cost_j x_j`` with the cost of a node given its children's secrecy.
+* objective ``sum_j cost_j x_j`` with the cost of a node given its children's secrecy;
+  hoisting (``eqsat.extract.hoisting``): a rotation of a secret input class costs its
+  price minus ``hoisted_saving``, and a "first rotation" binary ``f_s >= x_j`` per input
+  class ``s`` (over its rotation candidates) pays ``hoisted_saving`` once, so the
+  objective is the DAG cost with hoisted rotations, as ``dag_cost`` computes it.
   Secrecy is per class: a class is plaintext iff it holds a node computed from
   constants alone (or a ``Decode``); plaintext classes only choose plaintext nodes.
 
@@ -39,6 +43,7 @@ from collections.abc import Mapping
 
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
 from eqsat.egraph.view import EGraphView
+from eqsat.extract import hoisting
 from eqsat.extract.dag import Choice, greedy_dag, node_cost
 from eqsat.milp import Cand, Problem, solve
 from eqsat.models import noisy as noise
@@ -146,6 +151,9 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
     secret = class_secrecy(g)
     vals = class_values(g, secret)
     cands: list[Cand] = []
+    rotations: dict[int, list[int]] = {}  # input class -> its rotation candidates
+    ragged = hoisting.ragged_surcharge(costs)
+    widths = hoisting.class_slots(g) if ragged else []
     for idx, n in enumerate(g.nodes):
         if not n.extractable:
             continue
@@ -171,9 +179,34 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
         else:
             kind, inc = "max", 0.0
         w = node_cost(n, csec, costs)[0]
+        if n.op == "Rot" and secret[c] and ragged and hoisting.is_ragged(widths[n.children[0]]):
+            w += ragged
         if math.isfinite(w):
+            src = hoisting.rotation_input(n) if secret[c] and costs.hoisted_saving else None
+            if src is not None and secret[src]:
+                rotations.setdefault(src, []).append(len(cands))
             cands.append(Cand(c, w, n.children, kind, inc, idx))
-    return Problem(g.num_classes, secret, cands, list(roots))
+    return Problem(g.num_classes, secret, cands, list(roots), _hoisting_setups(cands, rotations, costs))
+
+
+def _hoisting_setups(
+    cands: list[Cand], rotations: dict[int, list[int]], costs: CostTable
+) -> list[tuple[float, tuple[int, ...]]]:
+    """Per input class with two or more rotation candidates: each candidate's cost drops by
+    the saving (in place) and a shared cost of the saving is paid once if any is chosen.
+    The saving is capped by the cheapest member so that no cost turns negative."""
+    setups: list[tuple[float, tuple[int, ...]]] = []
+    for members in rotations.values():
+        if len(members) < 2:
+            continue
+        s = min([costs.hoisted_saving] + [cands[j].cost for j in members])
+        if s <= 0:
+            continue
+        for j in members:
+            cd = cands[j]
+            cands[j] = Cand(cd.cls, cd.cost - s, cd.children, cd.kind, cd.inc, cd.ref)
+        setups.append((s, tuple(members)))
+    return setups
 
 
 def choice_of(pb: Problem, pick: Mapping[int, int], g: EGraphView) -> Choice:

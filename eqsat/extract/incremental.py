@@ -17,6 +17,11 @@ of a 4096x4096 matvec's extraction).  A switch at ``c`` changes only
 - ``c``'s own cost, and the ancestors of ``c`` whose secrecy (plaintext or ciphertext, which
   prices an ``Add`` or ``Mul``) changes because ``c``'s does (walked upward while it changes).
 
+The hoisting term (``eqsat.extract.hoisting.discount``: rotations of one input class after
+the first are cheaper, rotations of ragged vectors dearer) depends on which reachable secret
+classes rotate which input: ``DagCost`` keeps the count per input class and the ragged count,
+and a switch changes them only at the classes it touches (the same three sets and ``c``).
+
 A cycle through the switch exists exactly when ``c`` is reachable from ``alt``'s children; in
 the current (acyclic) choice only classes after ``c`` in post-order can reach it, which
 bounds that search.  A class that becomes unreachable cannot be an ancestor of ``c`` (that
@@ -31,6 +36,7 @@ import math
 from collections.abc import Callable
 
 from eqsat.egraph.view import EGraphView, ENode
+from eqsat.extract import hoisting
 from eqsat.models.cost import CostTable
 
 Price = Callable[[ENode, list[bool], CostTable], tuple[float, bool]]
@@ -42,7 +48,24 @@ class DagCost:
     def __init__(self, g: EGraphView, node_of: list[int], roots: list[int], costs: CostTable, price: Price) -> None:
         self.g, self.node_of, self.roots, self.costs = g, node_of, list(roots), costs
         self.price = price
+        self.saving = costs.hoisted_saving
+        self.extra = hoisting.ragged_surcharge(costs)
+        self.widths = hoisting.class_slots(g) if self.extra else []
         self._rebuild()
+
+    # -- the hoisting term --------------------------------------------------------------------
+    def _rotates(self, n: ENode, secret: bool) -> tuple[int | None, int]:
+        """(input class, ragged 0/1) of a class whose chosen e-node is ``n``: a secret rotation
+        counts toward its input's hoisting group; (None, 0) otherwise."""
+        if not secret or not (self.saving or self.extra):
+            return None, 0
+        src = hoisting.rotation_input(n)
+        if src is None:
+            return None, 0
+        return src, int(bool(self.extra) and n.op == "Rot" and hoisting.is_ragged(self.widths[src]))
+
+    def _discount(self, counts: dict[int, int], ragged: int) -> float:
+        return self.saving * sum(k - 1 for k in counts.values() if k > 1) - self.extra * ragged
 
     # -- the state of the current choice ------------------------------------------------------
     def _rebuild(self) -> None:
@@ -90,7 +113,14 @@ class DagCost:
                 self.users[ch].append(c)
         for r in self.roots:
             self.refs[r] += 1
-        self.total = total
+        self.rot_count: dict[int, int] = {}
+        self.ragged = 0
+        for c in order:
+            src, rag = self._rotates(nodes[node_of[c]], self.secret[c])
+            if src is not None:
+                self.rot_count[src] = self.rot_count.get(src, 0) + 1
+                self.ragged += rag
+        self.total = total - self._discount(self.rot_count, self.ragged)
 
     def reachable(self, c: int) -> bool:
         return self.pos[c] >= 0
@@ -178,17 +208,30 @@ class DagCost:
             refs[x] = refs.get(x, self.refs[x]) + by
             return refs[x]
 
+        # the hoisting groups: +1/-1 per (input class) where a class's rotation joins or leaves
+        moved: dict[int, int] = {}
+        ragged = [0]
+
+        def rotation(n: ENode, secret_now: bool, by: int) -> None:
+            src, rag = self._rotates(n, secret_now)
+            if src is not None:
+                moved[src] = moved.get(src, 0) + by
+                ragged[0] += by * rag
+
         for x in new_order:
             n = nodes[node_of[x]]
             w, s = node_cost(n, [sec(ch) for ch in n.children], costs)
             secret[x] = s
             delta += w
+            rotation(n, s, +1)
             for ch in n.children:
                 if pos[ch] >= 0:
                     ref(ch, 1)
         # 2. c itself
         w, s_c = node_cost(alt_node, [sec(ch) for ch in alt_node.children], costs)
         delta += w - self.own[c]
+        rotation(nodes[node_of[c]], self.secret[c], -1)
+        rotation(alt_node, s_c, +1)
         for ch in alt_node.children:
             if pos[ch] >= 0:
                 ref(ch, 1)
@@ -198,6 +241,7 @@ class DagCost:
             x = drop.pop()
             if ref(x, -1) == 0:
                 delta -= self.own[x]
+                rotation(nodes[node_of[x]], self.secret[x], -1)
                 drop.extend(nodes[node_of[x]].children)
         # 4. c's ancestors whose secrecy changes with c's
         if s_c != self.secret[c]:
@@ -212,8 +256,17 @@ class DagCost:
                 delta += w - self.own[u]
                 if s != self.secret[u]:
                     secret[u] = s
+                    rotation(n, self.secret[u], -1)
+                    rotation(n, s, +1)
                     for p in self.users[u]:
                         if p not in queued:
                             queued.add(p)
                             heapq.heappush(heap, (pos[p], p))
+        # the hoisting term changes only in the input groups a rotation joined or left
+        extra_saved = 0
+        for src, by in moved.items():
+            if by:
+                old = self.rot_count.get(src, 0)
+                extra_saved += max(0, old + by - 1) - max(0, old - 1)
+        delta -= self.saving * extra_saved - self.extra * ragged[0]
         return self.total + delta

@@ -27,7 +27,7 @@ def level_problem(g: EGraphView, roots: list[int], costs: CostTable, scheme: str
         both = all(pb.secret[ch] for ch in n.children)
         inc = 1.0 if n.op == "Mul" and (both or scheme == "ckks") else 0.0
         cands.append(Cand(cd.cls, cd.cost, cd.children, "max", inc, cd.ref))
-    return Problem(pb.num_classes, pb.secret, cands, pb.roots)
+    return Problem(pb.num_classes, pb.secret, cands, pb.roots, pb.setups)
 
 
 def ilp_extract_levels(

@@ -25,12 +25,14 @@ def load(name: str) -> Program:
 
 
 def assert_optimizes(prog: Program | str, scheme: str = "bgv", at_most: dict[str, int] | None = None,
-                     limits: Limits | None = None, **expected: int) -> OptimizeResult:
+                     limits: Limits | None = None, costs: dict[str, float] | None = None,
+                     **expected: int) -> OptimizeResult:
     """``limits``: for kernels that saturate near the default 20 s time limit, a larger one
-    keeps the outcome independent of how loaded the machine is."""
+    keeps the outcome independent of how loaded the machine is.  ``costs``: cost-table
+    overrides (e.g. ``FLAT``: every rotation priced as a full key switch)."""
     if isinstance(prog, str):
         prog = load(prog)
-    res = optimize(prog, scheme=scheme, limits=limits)
+    res = optimize(prog, scheme=scheme, limits=limits, costs=costs)
     ops = res.report["after"]["ops"]  # type: ignore[index]
     for op, k in expected.items():
         assert ops.get(op, 0) == k, f"{op}: expected {k}, got {ops.get(op, 0)}; after = {ops}"

@@ -28,7 +28,7 @@ def test_calibrated_files_are_complete(scheme: str) -> None:
     doc = json.loads((cost.CALIBRATED_DIR / f"{scheme}.json").read_text())
     assert doc["scheme"] == scheme and doc["N"] == 8192
     table = cost.calibrated(scheme)
-    assert table is not None and set(table) == set(cost.VOCABULARY)
+    assert table is not None and set(table) == set(cost.TERMS)
     assert table["add"] == 1.0
     # measured, not copied: the relative costs are the measured latencies over add's
     us = doc["measured_us"]
@@ -64,3 +64,21 @@ def test_calibration_arithmetic() -> None:
     assert t["extract"] == 128.0 and t["insert"] == 129.0  # rotation + mask (+ add)
     assert t["rescale"] == t["modswitch"] == 4.0
     assert t["bootstrap"] == cost.DEFAULTS["bgv"]["bootstrap"]
+
+
+def test_hoisting_term_from_measurement() -> None:
+    mod = load_calibrate()
+    # 8 rotations: 80 us unhoisted (10 each), 45 hoisted = 10 + 7 x 5: a further one costs half
+    us = {"add": 1.0, "sub": 1.0, "neg": 1.0, "add_plain": 1.0, "mul_plain": 1.0, "mask": 1.0, "mul": 1.0,
+          "relinearize": 1.0, "rotate": 12.0, "modswitch": 1.0, "rotate_8_unhoisted": 80.0,
+          "rotate_8_hoisted": 45.0}
+    assert mod.hoisted_fraction(us) == 0.5
+    t = mod.table_from(us, "bgv")
+    assert t["rotate_hoisted"] == 6.0 and "rotate_8_hoisted" not in t
+    assert cost.table("bgv", t).hoisted_saving == 6.0
+    assert cost.table("noisy").hoisted_saving == 0.0
+
+
+def test_param_scale_grows_with_ring_and_primes() -> None:
+    assert cost.param_scale(16384, 3) == 2 * cost.param_scale(8192, 3)
+    assert cost.param_scale(8192, 4) > 2 * cost.param_scale(8192, 2)

@@ -1,0 +1,85 @@
+"""Hoisted rotations in the cost model: program cost, DAG cost, refine and the ILP agree."""
+
+from __future__ import annotations
+
+from test_ilp import X, view
+
+from eqsat.extract.dag import dag_cost, greedy_dag, refine
+from eqsat.extract.ilp import egraph_problem, ilp_extract
+from eqsat.ir import Builder, Type
+from eqsat.models.cost import table
+from eqsat.models.hoisting import hoisted_rotations, program_cost, rotations_by_input
+
+# r = a + b with a = rot(x, 1); b = rot(x, 2) (hoisted with a) or y * y (a product)
+GRAPH = [*X,
+         ("a.0", "Rot", ["x.0"], [1]),
+         ("b.0", "Rot", ["x.0"], [2]),
+         ("b.1", "Mul", ["y.0", "y.0"], []),
+         ("r.0", "Add", ["a.0", "b.0"], [])]
+PRICES = {"rotate": 10, "mul": 7, "add": 1, "relinearize": 0}
+
+
+def test_hoisting_changes_the_choice_and_costs_agree() -> None:
+    g = view(GRAPH, "r")
+    roots = [g.root(0)]
+    b = g.class_nodes[g.nodes[g.class_nodes[roots[0]][0]].children[1]]
+    rot_b = next(i for i in b if g.nodes[i].op == "Rot")
+    mul_b = next(i for i in b if g.nodes[i].op == "Mul")
+    flat = table("bgv", {**PRICES, "rotate_hoisted": 10})  # no hoisting: the product is cheaper
+    hoist = table("bgv", {**PRICES, "rotate_hoisted": 4})
+    bcls = g.nodes[rot_b].cls
+    choice, info = ilp_extract(g, roots, flat)
+    assert choice.node[bcls] == mul_b and info["objective"] == dag_cost(g, choice, roots, flat) == 18.0
+    choice, info = ilp_extract(g, roots, hoist)
+    # a pays the full rotation, b the hoisted increment: 10 + 4 + 1
+    assert choice.node[bcls] == rot_b and info["objective"] == dag_cost(g, choice, roots, hoist) == 15.0
+    greedy = greedy_dag(g, hoist)  # greedy prices rotations fully; refine sees the sharing
+    assert greedy.node[bcls] == mul_b
+    refined = refine(g, greedy, roots, hoist)
+    assert refined.node[bcls] == rot_b and dag_cost(g, refined, roots, hoist) == 15.0
+
+
+def test_problem_groups_rotations_by_input_only_when_hoisting_saves() -> None:
+    g = view(GRAPH, "r")
+    roots = [g.root(0)]
+    pb = egraph_problem(g, roots, table("bgv", {**PRICES, "rotate_hoisted": 4}))
+    assert [(s, len(m)) for s, m in pb.setups] == [(6.0, 2)]
+    assert sorted(pb.cands[j].cost for j in pb.setups[0][1]) == [4.0, 4.0]
+    assert egraph_problem(g, roots, table("bgv", {**PRICES, "rotate_hoisted": 10})).setups == []
+    assert egraph_problem(g, roots, table("noisy")).setups == []  # the article's model has no hoisting
+
+
+def test_program_cost_of_slot_reads() -> None:
+    b = Builder("reads")
+    x = b.arg("x", Type((8,), "i32", True))
+    y = b.arg("y", Type((8,), "i32", True))
+    reads = [b.extract(x, i) for i in range(4)]  # slot 0 is free; slots 1..3 rotate x
+    acc = reads[0]
+    for r in reads[1:]:
+        acc = b.add(acc, r)
+    acc = b.add(acc, b.extract(b.rotate(y, 1), 0))
+    prog = b.finish([acc])
+    assert rotations_by_input(prog) == {x: 3, y: 1}
+    assert hoisted_rotations(prog) == 2
+    costs = table("bgv")
+    plain = costs.total({"extract": 3, "rotate": 1, "add": 4})
+    assert program_cost(prog, costs) == plain - 2 * (costs["rotate"] - costs["rotate_hoisted"])
+    assert program_cost(prog, table("noisy")) == table("noisy").total({"extract": 3, "rotate": 1, "add": 4})
+
+
+def test_rotation_of_a_ragged_vector_pays_its_lowering() -> None:
+    # a 6-slot rotation runs as two rotations of the input (one hoisted), two masks, an add
+    g = view([("x.0", "In", [], ["x", 6]), ("r.0", "Rot", ["x.0"], [1])], "r")
+    roots = [g.root(0)]
+    costs = table("bgv")
+    extra = costs["rotate_hoisted"] + 2 * costs["mul_plain"] + costs["add"]
+    choice, info = ilp_extract(g, roots, costs)
+    assert info["objective"] == dag_cost(g, choice, roots, costs) == costs["rotate"] + extra
+    b = Builder("ragged")
+    x = b.arg("x", Type((6,), "i32", True))
+    prog = b.finish([b.rotate(x, 1)])
+    assert program_cost(prog, costs) == costs["rotate"] + extra
+    assert program_cost(prog, table("noisy")) == table("noisy")["rotate"]
+    b8 = Builder("even")
+    y = b8.arg("y", Type((8,), "i32", True))
+    assert program_cost(b8.finish([b8.rotate(y, 1)]), costs) == costs["rotate"]
