@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     out.mkdir(parents=True, exist_ok=True)
     wanted = [s for s in args.only.split(",") if s]
     sizes = tuple(int(s) for s in args.matvec_sizes.split(",") if s)
-    rows = [bench(k, t, args.encrypted) for k, t in kernels(sizes).items() if not wanted or k in wanted]
+    rows = [bench(k, t, args.encrypted) for k, t in kernels(sizes).items() if not wanted or any(w in k for w in wanted)]
     with open(out / "linalg_mlir.csv", "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=list(rows[0]))
         wr.writeheader()
