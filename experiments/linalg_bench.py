@@ -62,6 +62,46 @@ def bench(n: int, encrypted: bool, repeats: int = 1) -> dict[str, object]:
     return row
 
 
+def plot(rows: list[dict[str, object]], path: Path) -> None:
+    """Left: rotations against n beside HEIR's published counts (log-log). Right: compile time
+    per stage against n (stacked, log x) with the 10 s goal, and the encrypted run time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    ns = [int(str(r["n"])) for r in rows]
+    ax.loglog(ns, [max(int(str(r["rotations"])), 1) for r in rows], "o-", label="eqsat")
+    heir = [(int(str(r["n"])), int(str(r["heir_rotations"]))) for r in rows if r["heir_rotations"] != ""]
+    if heir:
+        ax.loglog(*zip(*heir, strict=True), "s--", label="HEIR (KernelCostTest)")
+    for n, r in zip(ns, rows, strict=True):
+        ax.annotate(str(r["rotations"]), (n, max(int(str(r["rotations"])), 1)), textcoords="offset points",
+                    xytext=(4, -10), fontsize=7)
+    ax.set_xlabel("n (n x n plaintext matvec)")
+    ax.set_ylabel("rotations")
+    ax.legend(fontsize=8)
+    bottom = [0.0] * len(rows)
+    for stage in ("load", "saturate", "analyze", "extract", "place", "verify"):
+        vals = [float(str(r.get(f"s_{stage}", 0) or 0)) for r in rows]
+        ax2.bar(range(len(rows)), vals, 0.6, bottom=bottom, label=stage)
+        bottom = [b + v for b, v in zip(bottom, vals, strict=True)]
+    ax2.plot(range(len(rows)), [float(str(r["compile_s"])) for r in rows], "k_", ms=18, mew=2,
+             label="compile (median wall)")
+    ran = [(i, float(str(r["run_s"]))) for i, r in enumerate(rows) if r.get("run_s") not in ("", None)]
+    if ran:
+        ax2.plot(*zip(*ran, strict=True), "D", color="tab:red", label="encrypted run (BGV)")
+    ax2.axhline(10, color="0.5", ls=":", label="10 s goal (n = 4096)")
+    ax2.set_xticks(range(len(rows)), [str(n) for n in ns])
+    ax2.set_xlabel("n")
+    ax2.set_ylabel("seconds")
+    ax2.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="4,100,256,512,1024", help="matrix sizes n of the n x n matvec, comma-separated")
@@ -76,22 +116,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         wr = csv.DictWriter(f, fieldnames=list(rows[0]))
         wr.writeheader()
         wr.writerows(rows)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    ns = [int(r["n"]) for r in rows]  # type: ignore[call-overload]
-    ax.loglog(ns, [max(int(r["rotations"]), 1) for r in rows], "o-", label="eqsat")  # type: ignore[call-overload]
-    heir = [(int(r["n"]), int(r["heir_rotations"])) for r in rows if r["heir_rotations"] != ""]  # type: ignore[call-overload]
-    if heir:
-        ax.loglog(*zip(*heir, strict=True), "s--", label="HEIR")
-    ax.set_xlabel("n (n x n plaintext matvec)")
-    ax.set_ylabel("rotations")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "linalg_bench.png", dpi=120)
+    plot(rows, out / "linalg_bench.png")
     for r in rows:
         print(r)
     return rows
