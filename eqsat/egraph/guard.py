@@ -62,6 +62,10 @@ HAND_BACK_GRACE_S = 10.0
 #: 2,000-op random arithmetic program, 10,776 e-nodes, 4.2 s after saturation (0.39 ms per
 #: node), and the 2x2 box blur of a 64x64 image from loops, 28,683 e-nodes, 3.4 s (0.12 ms)
 POST_S_PER_NODE = 0.4e-3
+#: the reserve never takes more than this share of the time left after loading: a big inert
+#: source under load (28,683 e-nodes at 3x slowdown reserves more than a 30 s budget) must
+#: still get iterations, or the result is the unoptimized source
+MAX_RESERVE_SHARE = 0.5
 
 
 def post_reserve(nodes: int, slowdown: float = 1.0) -> float:
@@ -205,6 +209,8 @@ class _Supervisor:
                     # the whole call has one deadline: keep what the later stages need for this size
                     slowdown = float(m["wall"]) / max(1e-3, float(m["cpu"]))  # type: ignore[arg-type]
                     reserve = post_reserve(int(m["nodes"]), slowdown)  # type: ignore[call-overload]
+                    if loaded_at is not None:  # never all of it: saturation keeps half the time after loading
+                        reserve = min(reserve, MAX_RESERVE_SHARE * max(0.0, self.deadline - loaded_at))
                     self.stop_at = min(self.stop_at, self.deadline - reserve)
                     grown = int(m["nodes"]) - nodes0  # type: ignore[call-overload]
                     if grown > 1000:
