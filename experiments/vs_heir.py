@@ -298,9 +298,12 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     ax1.legend(loc="lower right")
     ax1.grid(axis="x", alpha=0.3)
 
-    er = [int(r["eqsat_rotations"]) for r in both]
-    hr = [int(r["heir_rotations"]) for r in both]
-    top = max([*er, *hr, 1]) + 1
+    # moves = rotations + reads of a slot other than 0 (a rotation in any lowering): the fair count,
+    # since HEIR's outputs end with such an extract where eqsat's rotate first
+    key = "moves" if all(r.get("eqsat_moves") not in (None, "") for r in both) else "rotations"
+    er = [int(r[f"eqsat_{key}"]) for r in both]
+    hr = [int(r[f"heir_{key}"]) for r in both]
+    top = max([*er, *hr, 1]) * 1.5
     ax2.plot([0, top], [0, top], color="grey", lw=1, label="equal")
     worse = [i for i in range(len(both)) if er[i] > hr[i]]
     ok = [i for i in range(len(both)) if er[i] <= hr[i]]
@@ -310,9 +313,14 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
                 label=f"eqsat > HEIR ({len(worse)} kernels)")
     for i in worse:
         ax2.annotate(names[i], (hr[i], er[i]), fontsize=6, xytext=(3, 3), textcoords="offset points")
-    ax2.set_xlabel("HEIR rotations")
-    ax2.set_ylabel("eqsat rotations")
-    ax2.set_title("Rotations in the output (below the line: eqsat uses fewer)")
+    # symlog: 0 stays a value, and one 1,000-rotation kernel does not squash the rest
+    ax2.set_xscale("symlog", linthresh=1)
+    ax2.set_yscale("symlog", linthresh=1)
+    ax2.set_xlim(-0.2, top)
+    ax2.set_ylim(-0.2, top)
+    ax2.set_xlabel(f"HEIR {key}")
+    ax2.set_ylabel(f"eqsat {key}")
+    ax2.set_title(f"{key.capitalize()} in the output (below the line: eqsat uses fewer)")
     ax2.legend(loc="upper left")
     ax2.grid(alpha=0.3)
     fig.tight_layout()
