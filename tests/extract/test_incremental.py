@@ -13,6 +13,7 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_ilp import view  # the extraction-gym JSON builder of the ILP tests
 
 from eqsat.egraph.view import EGraphView
 from eqsat.extract.dag import _solution_cost, greedy_dag, node_cost, refine
@@ -97,27 +98,9 @@ def test_switched_equals_recompute(case: tuple[EGraphView, list[int], list[int]]
 
 def test_refine_finds_the_shared_realization() -> None:
     # A's cheapest own realization shares nothing; switching A to -S shares S with B
-    js: dict[str, dict[str, object]] = {}
-
-    def node(nid: str, op: str, kids: list[str], lits: list[object]) -> None:
-        children = list(kids)
-        for k, lit in enumerate(lits):
-            pid = f"primitive-{nid}-{k}"
-            js[pid] = {"op": f'"{lit}"' if isinstance(lit, str) else str(lit), "children": [], "eclass": pid}
-            children.append(pid)
-        js[nid] = {"op": op, "children": children, "eclass": nid.split(".")[0]}
-
-    node("x.0", "In", [], ["x", 8])
-    node("y.0", "In", [], ["y", 8])
-    node("xy.0", "Add", ["x.0", "y.0"], [])
-    node("a.0", "Mul", ["xy.0", "y.0"], [])
-    node("a.1", "Neg", ["s.0"], [])
-    node("s.0", "Rot", ["x.0"], [1])
-    node("b.0", "Rot", ["s.0"], [1])
-    node("r.0", "Add", ["a.0", "b.0"], [])
-    js["primitive-root"] = {"op": "0", "children": [], "eclass": "primitive-root"}
-    js["root.0"] = {"op": "Root", "children": ["primitive-root"], "eclass": "r"}
-    g = EGraphView({"nodes": js})
+    g = view([("x.0", "In", [], ["x", 8]), ("y.0", "In", [], ["y", 8]), ("xy.0", "Add", ["x.0", "y.0"], []),
+              ("a.0", "Mul", ["xy.0", "y.0"], []), ("a.1", "Neg", ["s.0"], []), ("s.0", "Rot", ["x.0"], [1]),
+              ("b.0", "Rot", ["s.0"], [1]), ("r.0", "Add", ["a.0", "b.0"], [])], "r")
     costs = table("noisy", {"rotate": 4, "mul": 2, "add": 1, "neg": 1})
     roots = [g.root(0)]
     greedy = greedy_dag(g, costs)
