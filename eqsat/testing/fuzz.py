@@ -446,12 +446,37 @@ def main(count: int, seed: int, scheduler: str | None, workers: int, out: str | 
     import sys
 
     start = time.perf_counter()
-    rows = run_many(count, seed, scheduler=scheduler, workers=workers, out_dir=regressions)
+    done = 0
+    try:
+        partial = open(out + ".partial", "w", newline="") if out else None  # noqa: SIM115
+    except OSError as e:
+        raise UserError(f"cannot write the CSV: {e.strerror}", path=out) from None
+    writer = csv.DictWriter(partial, fieldnames=COLUMNS) if partial else None
+    if writer:
+        writer.writeheader()
+
+    def progress(row: dict[str, object]) -> None:
+        # one line per finished program, and its row flushed at once: a long campaign that is
+        # stopped still leaves every result it finished
+        nonlocal done
+        done += 1
+        print(f"[{done}/{count}] seed {row['seed']}: {row['status']}", file=sys.stderr, flush=True)
+        if writer and partial:
+            writer.writerow(row)
+            partial.flush()
+
+    try:
+        rows = run_many(count, seed, scheduler=scheduler, workers=workers, out_dir=regressions,
+                        progress=progress)
+    finally:
+        if partial:
+            partial.close()
     if out:
         try:
             write_csv(rows, out)
         except OSError as e:
             raise UserError(f"cannot write the CSV: {e.strerror}", path=out) from None
+        Path(out + ".partial").unlink(missing_ok=True)
     summary = summarize(rows, time.perf_counter() - start)
     print(json.dumps(summary))
     for r in rows:
