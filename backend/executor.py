@@ -13,7 +13,12 @@ decrypting with the secret key; ``budget_bits`` = log2(Q/2) - measured_bits;
 ``predicted_bits`` is the model's bound (``eqsat.backend.noise.predict_bgv``).
 CKKS: ``measured_bits`` = log2 of the largest absolute slot error against the float
 reference, ``predicted_bits`` = log2 of the model's error bound; ``match`` holds when
-every output is within its predicted bound (the stated tolerance).
+every output is within its predicted bound (the stated tolerance).  Beside it, the noise
+of the whole ciphertext, BGV's measure carried over: ``ciphertext_error_bits_per_output``
+is log2 of the largest error over all N/2 slots of the output's ciphertext (complex
+modulus) against its noiseless twin (``backend.shadow.ExactCKKS``, run on the same
+inputs through the same lowering), compared in ``noise.models`` with each model's bound
+for all the slots of a ciphertext (``ciphertext_gap_bits_per_output``).
 A result that is a ``decode`` reports the noise of that decryption; other plaintext
 results (computed in the clear) carry ``None``.  A vector split over several ciphertexts
 (wider than N/2 slots, see ``backend.lowering``) reports its noisiest chunk, measured and
@@ -227,6 +232,12 @@ def run_program(
         ev = CKKS(params, seed)
     low = Lowering(prog, ev, scheme)
     env = low.run(inputs)
+    ct_errors: list[float | None] = []
+    if scheme == "ckks":
+        from eqsat.backend.shadow import ExactCKKS
+
+        exact = Lowering(prog, ExactCKKS(params), scheme).run(inputs)
+        ct_errors = _ciphertext_errors(prog, low, ev, env, exact)
 
     outputs: list[Any] = []
     infos: list[dict[str, float] | None] = []
@@ -241,7 +252,7 @@ def run_program(
             infos.append(low.decrypt_info.get(r))
     elapsed = time.perf_counter() - start
     modelled = {name: _model_outputs(prog, params, bound, name, low) for name in NOISE_MODELS}
-    model_cts = {name: cts for name, (cts, _) in modelled.items()}
+    model_cts = {name: cts for name, (cts, _, _) in modelled.items()}
 
     if scheme == "bgv":
         reference = evaluate(prog, inputs, modulus=params.t)
@@ -253,6 +264,12 @@ def run_program(
     noise["model"] = noise_model
     noise["p_fail"] = P_FAIL if noise_model == "average" else None
     noise["models"] = _compare_models(noise["measured_bits_per_output"], model_cts, scheme)
+    if scheme == "ckks":
+        measured_ct = [None if e is None else _err_bits(e) for e in ct_errors]
+        noise["ciphertext_error_bits_per_output"] = measured_ct
+        noise["ciphertext_error_bits"] = max((m for m in measured_ct if m is not None), default=None)
+        for name, (_, whole, _) in modelled.items():
+            noise["models"][name].update(_compare_whole(measured_ct, whole))
     noise["ops_executed"] = dict(sorted(low.counts.items()))
     noise["bootstraps_simulated"] = low.counts.get("bootstraps_simulated", 0)
     noise["relinearize"] = "explicit" if low.explicit_relin else "auto"
@@ -266,7 +283,7 @@ def run_program(
             **params.report(),
             "primes": len(params.moduli),
             "noise_model": noise_model,
-            "slack_bits": _round(modelled[noise_model][1]),
+            "slack_bits": _round(modelled[noise_model][2]),
         },
         "time_s": elapsed,
     }
@@ -281,9 +298,10 @@ def _round(x: float | None) -> float | None:
 
 def _model_outputs(
     prog: Program, params: Params, bound: float, name: str, low: Lowering
-) -> tuple[list[Any], float | None]:
+) -> tuple[list[Any], list[float | None], float | None]:
     """The model's abstract ciphertext (noisiest chunk) at every result, None for clear
-    ones, and the model's slack (``slack_bits``)."""
+    ones; for CKKS its error bound over all the slots of that ciphertext (before the bound
+    is narrowed to the slots the output reads); and the model's slack (``slack_bits``)."""
     model = _model(params, bound, name)
     mod_env = Lowering(prog, model, params.scheme).run(None)
     try:
@@ -291,16 +309,56 @@ def _model_outputs(
     except (BackendError, OverflowError):
         slack = None
     out: list[Any] = []
+    whole: list[float | None] = []
     for r in prog.results:
         m = mod_env.get(r)
         if not isinstance(m, Enc):
             arg = prog.nodes[r].args[0] if prog.nodes[r].op == "decode" else None
             m = mod_env.get(arg) if arg is not None and r in low.decrypt_info else None
         ct = model.worst(m.cts) if isinstance(m, Enc) else None
+        whole.append(ct.err if ct is not None and params.scheme == "ckks" else None)
         if ct is not None and hasattr(model, "error_over"):  # CKKS average: union over the output's slots
             ct.err = model.error_over(ct, prog.nodes[r].type.slots)
         out.append(ct)
-    return out, slack
+    return out, whole, slack
+
+
+def _ciphertext_errors(
+    prog: Program, low: Lowering, ev: Any, env: Mapping[int, Any], exact: Mapping[int, Any]
+) -> list[float | None]:
+    """CKKS: per result, the largest error over all slots of its ciphertext (its noisiest
+    chunk) against the exact twin; a ``decode`` result is measured at its operand, a clear
+    result is None."""
+    from eqsat.backend.shadow import ciphertext_error
+
+    out: list[float | None] = []
+    for r in prog.results:
+        v, x = env.get(r), exact.get(r)
+        if not isinstance(v, Enc) and prog.nodes[r].op == "decode" and r in low.decrypt_info:
+            a = prog.nodes[r].args[0]
+            v, x = env.get(a), exact.get(a)
+        if isinstance(v, Enc) and isinstance(x, Enc) and len(v.cts) == len(x.cts):
+            out.append(max(ciphertext_error(ev, c, e) for c, e in zip(v.cts, x.cts, strict=True)))
+        else:
+            out.append(None)
+    return out
+
+
+def _err_bits(err: float) -> float:
+    return round(math.log2(err), 3) if err > 0 else -1074.0
+
+
+def _compare_whole(measured: list[float | None], whole: list[float | None]) -> dict[str, Any]:
+    """CKKS, one model: its bound for all slots of each output's ciphertext against the
+    measured ciphertext error, and the gaps."""
+    pred = [None if w is None else round(math.log2(w), 3) for w in whole]
+    gaps = [round(p - m, 3) for m, p in zip(measured, pred, strict=True) if m is not None and p is not None]
+    return {
+        "predicted_ciphertext_bits_per_output": pred,
+        "ciphertext_gap_bits_per_output": gaps,
+        "median_ciphertext_gap_bits": _median(gaps),
+        "ciphertext_holds": all(g >= 0 for g in gaps),
+    }
 
 
 def _bits_of(ct: Any, scheme: str) -> float | None:

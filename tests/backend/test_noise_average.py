@@ -26,7 +26,10 @@ from eqsat.ir import Program
 
 
 def _gaps(progs: list[Program], scheme: str) -> dict[str, list[float]]:
-    gaps: dict[str, list[float]] = {"worst": [], "average": []}
+    """Per model, the gaps (predicted - measured bits) of every output of every run; CKKS
+    adds ``<model>_ciphertext``: the same against the error over all slots of the output's
+    ciphertext.  Every model must hold on every output, both ways."""
+    gaps: dict[str, list[float]] = {"worst": [], "average": [], "worst_ciphertext": [], "average_ciphertext": []}
     for prog in progs:
         params = choose_params(prog, scheme, insecure=True, ring_dims=(N,))
         for seed in SEEDS:
@@ -37,6 +40,10 @@ def _gaps(progs: list[Program], scheme: str) -> dict[str, list[float]]:
             for name, rep in res["noise"]["models"].items():
                 assert rep["holds"], (prog.name, name, rep)
                 gaps[name].extend(rep["gap_bits_per_output"])
+                if scheme == "ckks":
+                    assert rep["ciphertext_holds"], (prog.name, name, rep)
+                    assert len(rep["ciphertext_gap_bits_per_output"]) == len(rep["gap_bits_per_output"])
+                    gaps[f"{name}_ciphertext"].extend(rep["ciphertext_gap_bits_per_output"])
     return gaps
 
 
@@ -60,15 +67,20 @@ def test_bgv_average_model_holds_and_is_within_3_bits_at_the_median() -> None:
     assert med_avg < med_worst - 5.0
 
 
-def test_ckks_average_model_holds_and_is_tighter_than_the_worst_case() -> None:
-    """CKKS measures the error of the output's own slots: a scalar output is one Gaussian
-    sample, whose median |g| is 0.67 sigma while a 2^-40 bound needs 7.5 sigma, so the
-    median gap cannot fall to 3 bits for scalar outputs; the test asks the model to hold
-    and to beat the worst case by 2 bits at the median."""
+def test_ckks_average_model_holds_and_is_within_3_bits_at_the_median() -> None:
+    """The noise of a CKKS ciphertext is its error over all N/2 slots (as BGV's is the
+    norm of its whole phase): the average model is within 3 bits of it on the median
+    output.  Against the output's own slots the model holds too, but there the gap has a
+    floor (a scalar output is one Gaussian sample, median |g| = 0.67 sigma, while a 2^-40
+    bound needs 7.5 sigma: 3.48 bits), so that side asks only to beat the worst case."""
     gaps = _gaps(_ckks_programs(), "ckks")
     assert gaps["average"] and len(gaps["average"]) == len(gaps["worst"])
     med_avg, med_worst = statistics.median(gaps["average"]), statistics.median(gaps["worst"])
     assert 0.0 <= med_avg < med_worst - 2.0, (gaps["average"], gaps["worst"])
+    whole, whole_worst = gaps["average_ciphertext"], gaps["worst_ciphertext"]
+    assert len(whole) == len(gaps["average"])
+    assert 0.0 <= statistics.median(whole) <= 3.0, whole
+    assert statistics.median(whole) < statistics.median(whole_worst) - 2.0, (whole, whole_worst)
 
 
 @pytest.mark.parametrize("scheme", ["bgv", "ckks"])
