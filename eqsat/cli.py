@@ -277,8 +277,14 @@ def noise_line(scheme: str, noise: dict[str, Any]) -> str:
                 f"while measured < budget); the {model} predicted {p:.1f} bits")
     if m is None:
         return "no encrypted result to measure"
-    return (f"largest slot error 2^{m:.1f} against the cleartext result (about {-m:.0f} bits of precision); "
+    line = (f"largest slot error 2^{m:.1f} against the cleartext result (about {-m:.0f} bits of precision); "
             f"the {model} predicted 2^{p:.1f}")
+    whole = noise.get("ciphertext_error_bits")
+    mine = noise.get("models", {}).get(str(noise.get("model")), {}).get("predicted_ciphertext_bits_per_output")
+    if whole is not None and mine:
+        worst_pred = max(x for x in mine if x is not None)
+        line += f"; over all slots of the ciphertext 2^{whole:.1f}, predicted 2^{worst_pred:.1f}"
+    return line
 
 
 def cmd_run(args: argparse.Namespace) -> int:

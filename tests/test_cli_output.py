@@ -134,3 +134,14 @@ def test_run_optimize_and_readable_noise(capsys, tmp_path) -> None:  # type: ign
     bad.write_text(json.dumps({"y": [1] * 8}))
     code, out, err = run_cli(capsys, "run", str(EX / "sum_8.mlir"), "--inputs", str(bad))
     assert code == 2 and "unknown input name(s): y" in err
+
+
+def test_ckks_noise_line_names_the_ciphertext_error_beside_the_output_error() -> None:
+    from eqsat.cli import noise_line
+
+    noise = {"measured_bits": -10.9, "predicted_bits": -7.9, "model": "average", "ciphertext_error_bits": -9.3,
+             "models": {"average": {"predicted_ciphertext_bits_per_output": [-7.7, None]}}}
+    line = noise_line("ckks", noise)
+    assert "2^-10.9" in line and "over all slots of the ciphertext 2^-9.3, predicted 2^-7.7" in line
+    del noise["ciphertext_error_bits"]
+    assert "over all slots" not in noise_line("ckks", noise)
