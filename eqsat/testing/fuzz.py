@@ -55,7 +55,12 @@ ENCRYPTED_EVERY = 25
 FAILURES = ("mismatch", "report_diff", "illegal", "encrypted_mismatch", "crash", "infeasible",
             "frontend_error", "frontend_mismatch", "analysis_unsound", "costlier")
 COLUMNS = ("seed", "kind", "scheme", "rules", "costs", "n_ops", "status", "ops_before", "ops_after",
-           "cost_before", "cost_after", "encrypted", "detail", "source_legal")
+           "cost_before", "cost_after", "encrypted", "detail", "source_legal", "time_bound")
+#: the columns a wall-clock limit cannot change: a result shaped by a time limit (``time_bound``:
+#: saturation, placement or an ILP stopped by the clock) may differ in its counts from run to
+#: run under different load, never in its verdict
+VERDICT_COLUMNS = ("seed", "kind", "scheme", "rules", "costs", "n_ops", "status", "ops_before",
+                   "cost_before", "encrypted", "source_legal")
 SCHEDULES = ("default", "arith", "ring", "ring,slots")
 
 
@@ -264,7 +269,17 @@ def run_case(seed: int, out_dir: str | None = None) -> dict[str, object]:
         "cost_after": after.get("cost", ""),
         "encrypted": encrypted, "detail": detail,
         "source_legal": before["noise"].get("legal", "") if before else "",
+        "time_bound": _time_bound(rep),
     }
+
+
+def _time_bound(report: Mapping[str, Any] | None) -> bool:
+    """Whether a wall-clock limit shaped the result: the call stopped at its time limit
+    (saturation, extraction, placement) or an ILP stopped at its own."""
+    if not report:
+        return False
+    ilp = report.get("ilp") or {}
+    return report.get("stop_reason") == "time_limit" or str(ilp.get("status", "")).startswith("time")
 
 
 def _return_freed_memory() -> None:
