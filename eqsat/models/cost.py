@@ -93,10 +93,13 @@ class CostTable:
     @property
     def hoisted_saving(self) -> float:
         """What a rotation of an already-rotated value saves (0 when the table has no
-        ``rotate_hoisted`` or prices it at least as high as ``rotate``)."""
+        ``rotate_hoisted`` or prices it at least as high as ``rotate``).  A slot read
+        (``extract``) of such a value saves as much, so the saving is at most the cheaper of
+        ``rotate`` and ``extract``: a table that prices a slot read below a rotation (the
+        defaults never do) would otherwise give hoisted reads a negative price."""
         if "rotate_hoisted" not in self.costs:
             return 0.0
-        return max(0.0, self["rotate"] - self["rotate_hoisted"])
+        return max(0.0, min(self["rotate"], self["extract"]) - self["rotate_hoisted"])
 
 
 CALIBRATED_DIR = Path(__file__).resolve().parent / "cost_tables"

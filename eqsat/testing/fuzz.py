@@ -217,7 +217,7 @@ def cost_verdict(report: Mapping[str, Any]) -> tuple[bool, str]:
     over the budget may cost less than its legal result, which pays the management it
     needs: ``(False, words saying so)``; else ``(False, "")``."""
     before, after = report["before"], report["after"]
-    if after["cost"] <= before["cost"] * (1 + 1e-9) + 1e-9:
+    if after["cost"] <= before["cost"] + 1e-9 * max(1.0, abs(before["cost"])):
         return False, ""
     if before["noise"]["legal"]:
         return True, f"cost {before['cost']:g} -> {after['cost']:g} from a source within the noise budget"
