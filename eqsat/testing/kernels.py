@@ -83,6 +83,24 @@ def max_tree(n: int) -> Program:
 
 
 
+def coyote_max_5() -> Program:
+    """The max of 5 as Coyote states it (``max_5_packed_fully``): the five values in the
+    vector ``os``, the ten comparison bits in the vector ``cs`` in the order the tree first
+    reads them (12, 13, 23, 14, 34, 24, 15, 45, 35, 25); the same tree as ``max_tree(5)``."""
+    order = [(1, 2), (1, 3), (2, 3), (1, 4), (3, 4), (2, 4), (1, 5), (4, 5), (3, 5), (2, 5)]
+
+    @eqsat.program(cs=eqsat.secret_vector(10), os=eqsat.secret_vector(5))
+    def coyote_max_5(cs, os):  # type: ignore[no-untyped-def]
+        def best(cands: tuple[int, ...]):  # type: ignore[no-untyped-def]
+            if len(cands) == 1:
+                return os[cands[0] - 1]
+            i, j = cands[0], cands[1]
+            c = cs[order.index((i, j))]
+            return c * best(tuple(k for k in cands if k != j)) + (1 - c) * best(tuple(k for k in cands if k != i))
+        return best((1, 2, 3, 4, 5))
+    return coyote_max_5
+
+
 def sort_tree(n: int) -> Program:
     """Sorting n values as a decision tree (Coyote's sort_3; CHEHAB's benchmarks/sort): every
     ordering's sorted output ``o<perm>`` is an input (``perm`` lists the indices in ascending
