@@ -1,0 +1,261 @@
+"""Select trees scheduled on lanes: any placement of selects on (product, lane), and the best
+placement with one rotation.
+
+In: a ``Program`` whose one result is a scalar select tree (recognized by
+``eqsat.layouts_lanes``: ``cond(c, a, b)`` on bits ``c`` and leaves that are elements of
+secret arguments), possibly with shared subtrees. Out:
+
+* ``select_dag(prog)``: the tree's distinct selects (structurally equal subtrees once), or None.
+* ``build(prog, dag, steps)``: the program over client-packed arguments for a *schedule*:
+  ``steps[j]`` maps lanes to the selects that the ``j``-th vector product computes there.
+  A select's child computed at another lane is brought over by a rotation of the vector of
+  the product that computed it (one rotation per (product, shift), shared by all its users);
+  the client places bits and leaves where they are read; an operand that mixes values from
+  several vectors (or with leaves) masks each with a plaintext 0/1 vector (``mul_plain``).
+* ``one_rotation(dag)``: the fewest products of any schedule with at most one rotation, and
+  a schedule that attains it (``two_lane``).
+
+Why that minimum is exact (the select-lanes model: every select is one product
+``c*(a-b)`` at one lane, and a lane receives another lane's value only by a rotation).
+Before the single rotation every lane computes alone from what the client placed there.
+The result lane ``0`` reads the rotated vector at one lane ``r``: one value, the result of one
+select ``S`` (a sum of several select results is no operand of any select). Lane ``r``
+computes all ``s = |cone(S)|`` selects below and at ``S`` before the rotation, one per
+product; lane ``0`` computes every select the root needs other than through ``S`` -- the set
+``L0(S)``, shared subtrees of ``S`` included -- and those of them that depend on ``S``
+(``anc(S)``) after the rotation. So any one-rotation schedule whose rotated value is ``S``
+has at least ``max(s + anc(S), |L0(S)|)`` products, and the schedule that pairs lane ``r``'s
+selects with lane ``0``'s independent ones, then does ``anc(S)`` alone, has exactly that
+many. Minimizing over ``S`` gives the minimum; with no rotation every select of the tree
+sits at one lane: one product each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eqsat.ir import Builder, Program, Type
+from eqsat.layouts import Layout, Packed, Pos, arg_names
+
+LeafKey = tuple[str, int]  # (secret argument, element index)
+Ref = tuple[str, object]  # ("leaf", LeafKey) | ("sel", select id)
+MAX_DAG = 512  # more distinct selects than this: no schedule (the search is quadratic)
+
+
+@dataclass(frozen=True)
+class Dag:
+    """Distinct selects ``sel[i] = (c, a, b)``, children before parents; ``root`` is the last."""
+
+    sel: list[tuple[LeafKey, Ref, Ref]]
+
+    @property
+    def root(self) -> int:
+        return len(self.sel) - 1
+
+    def kids(self, i: int) -> list[int]:
+        return [int(r[1]) for r in self.sel[i][1:] if r[0] == "sel"]  # type: ignore[call-overload]
+
+
+def select_dag(prog: Program) -> Dag | None:
+    """The distinct selects of ``prog``'s result, or None when it is not a select tree."""
+    from eqsat.layouts_lanes import _leaf, _match
+
+    if len(prog.results) != 1 or not prog.nodes[prog.results[0]].type.is_scalar:
+        return None
+    ids: dict[tuple[LeafKey, Ref, Ref], int] = {}
+    sel: list[tuple[LeafKey, Ref, Ref]] = []
+    memo: dict[int, Ref | None] = {}
+
+    def walk(i: int) -> Ref | None:
+        if i in memo:
+            return memo[i]
+        lf = _leaf(prog, i)
+        out: Ref | None
+        if lf is not None:
+            out = ("leaf", lf)
+        else:
+            m = _match(prog, i)
+            a = walk(m[1]) if m is not None else None
+            b = walk(m[2]) if m is not None and a is not None else None
+            if m is None or a is None or b is None:
+                out = None
+            else:
+                key = (m[0], a, b)
+                if key not in ids:
+                    if len(sel) >= MAX_DAG:
+                        return None
+                    ids[key] = len(sel)
+                    sel.append(key)
+                out = ("sel", ids[key])
+        memo[i] = out
+        return out
+
+    top = walk(prog.results[0])
+    if top is None or top[0] != "sel" or top[1] != len(sel) - 1:
+        return None
+    return Dag(sel)
+
+
+def _cone(dag: Dag, top: int, stop: int | None = None) -> list[int]:
+    """The selects ``top`` reads (itself included), children first, not entering ``stop``."""
+    seen: set[int] = set()
+    order: list[int] = []
+
+    def go(i: int) -> None:
+        if i in seen or i == stop:
+            return
+        seen.add(i)
+        for k in dag.kids(i):
+            go(k)
+        order.append(i)
+
+    go(top)
+    return order
+
+
+def two_lane(dag: Dag) -> tuple[int, list[dict[int, int]]] | None:
+    """The fewest products with one rotation and a schedule on lanes 0 and 1 attaining it
+    (see the module docstring), or None when no rotation saves a product."""
+    best: tuple[int, int, int] | None = None  # (products, -|cone|, S)
+    for s in range(dag.root):
+        cone = _cone(dag, s)
+        lane0 = _cone(dag, dag.root, stop=s)
+        dep = {s}
+        for i in lane0:  # children first: a select depends on S when a child does
+            if any(k in dep for k in dag.kids(i)):
+                dep.add(i)
+        anc = sum(1 for i in lane0 if i in dep)
+        products = max(len(cone) + anc, len(lane0))
+        if best is None or (products, -len(cone)) < best[:2]:
+            best = (products, -len(cone), s)
+    if best is None or best[0] >= len(dag.sel):
+        return None
+    s = best[2]
+    cone = _cone(dag, s)
+    lane0 = _cone(dag, dag.root, stop=s)
+    dep = {s}
+    for i in lane0:
+        if any(k in dep for k in dag.kids(i)):
+            dep.add(i)
+    pre = [i for i in lane0 if i not in dep]
+    post = [i for i in lane0 if i in dep]
+    steps: list[dict[int, int]] = []
+    for j in range(max(len(cone), len(pre))):
+        step: dict[int, int] = {}
+        if j < len(pre):
+            step[0] = pre[j]
+        if j < len(cone):
+            step[1] = cone[j]
+        steps.append(step)
+    steps.extend({0: i} for i in post)
+    assert len(steps) == best[0]
+    return best[0], steps
+
+
+def one_rotation(dag: Dag) -> int:
+    """The fewest ct*ct products of any schedule with at most one rotation (module docstring)."""
+    found = two_lane(dag)
+    return len(dag.sel) if found is None else found[0]
+
+
+def _pow2(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+def build(prog: Program, dag: Dag, steps: list[dict[int, int]]) -> Packed | None:
+    """The program over packed arguments for a schedule (None: one lane, nothing to pack).
+    ``steps`` must compute every child before its parent at some lane, and the root at lane 0
+    in the last step."""
+    W = _pow2(1 + max(lane for st in steps for lane in st))
+    if W == 1:
+        return None
+    assert steps[-1].get(0) == dag.root
+    elem = prog.nodes[prog.results[0]].type.elem
+    vty = Type((W,), elem, True)
+    placements: dict[str, list[dict[int, int]]] = {n: [] for n, _ in prog.args}
+
+    def inputs(lane_leaf: dict[int, LeafKey]) -> list[tuple[str, int]]:
+        by_arg: dict[str, dict[int, int]] = {}
+        for lane, (arg, e) in lane_leaf.items():
+            by_arg.setdefault(arg, {})[lane] = e
+        out = []
+        for arg, pl in sorted(by_arg.items()):
+            if pl not in placements[arg]:
+                placements[arg].append(pl)
+            out.append((arg, placements[arg].index(pl)))
+        return out
+
+    # where each select is computed: select -> {lane: step}
+    where: dict[int, dict[int, int]] = {}
+    shifted: set[tuple[int, int]] = set()  # the (step, shift) rotations used so far
+    # per step: bits, and per operand its leaf inputs and its sources (step, shift) -> lanes
+    Source = tuple[int, int]
+    plan: list[tuple[list[tuple[str, int]], list[tuple[list[tuple[str, int]], dict[Source, list[int]]]]]] = []
+    for j, st in enumerate(steps):
+        opnds = []
+        for side in (1, 2):
+            leaves: dict[int, LeafKey] = {}
+            srcs: dict[Source, list[int]] = {}
+            for lane, x in sorted(st.items()):
+                ref = dag.sel[x][side]
+                if ref[0] == "leaf":
+                    leaves[lane] = ref[1]  # type: ignore[assignment]
+                    continue
+                at = where.get(int(ref[1]), {})  # type: ignore[call-overload]
+                if lane in at:
+                    src = (at[lane], 0)
+                elif at:
+                    # from another lane: a rotation already made if there is one
+                    opts = sorted((s, ln - lane) for ln, s in at.items())
+                    src = next((o for o in opts if o in shifted), opts[0])
+                    shifted.add(src)
+                else:
+                    raise AssertionError(f"select {ref[1]} used at step {j} before it is computed")
+                srcs.setdefault(src, []).append(lane)
+            opnds.append((inputs(leaves) if leaves else [], srcs))
+        plan.append((inputs({lane: dag.sel[x][0] for lane, x in st.items()}), opnds))
+        for lane, x in st.items():
+            where.setdefault(x, {}).setdefault(lane, j)
+
+    b = Builder(prog.name, style=prog.style)
+    b.meta.update(prog.meta)
+    layouts: dict[str, Layout] = {}
+    cts: dict[str, list[int]] = {}
+    for name, ty in prog.args:
+        pls = placements[name]
+        places: list[list[Pos]] = [[] for _ in range(ty.slots if ty.shape else 1)]
+        for c, pl in enumerate(pls):
+            for lane, e in pl.items():
+                places[e].append((c, lane))
+        lay = Layout("select-lanes", ty.shape, max(1, len(pls)), W, tuple(tuple(p) for p in places))
+        layouts[name] = lay
+        cts[name] = [b.arg(an, vty) for an in arg_names(name, lay)]
+
+    def total(refs: list[tuple[str, int]]) -> int | None:
+        v: int | None = None
+        for arg, c in refs:
+            v = cts[arg][c] if v is None else b.add(v, cts[arg][c])
+        return v
+
+    vec: list[int] = []  # the result vector of each step
+    rotated: dict[Source, int] = {}
+    for bits, opnds in plan:
+        parts: list[int] = []
+        for refs, srcs in opnds:
+            acc = total(refs)
+            alone = acc is None and len(srcs) == 1
+            for (s, shift), ls in sorted(srcs.items()):
+                if (s, shift) not in rotated:
+                    rotated[(s, shift)] = vec[s] if shift == 0 else b.rotate(vec[s], shift)
+                part = rotated[(s, shift)]
+                if not alone:
+                    mask = tuple(1 if k in ls else 0 for k in range(W))
+                    part = b.mul(part, b.const(mask, vty.with_secret(False)))
+                acc = part if acc is None else b.add(acc, part)
+            assert acc is not None
+            parts.append(acc)
+        cbit = total(bits)
+        assert cbit is not None
+        vec.append(b.add(parts[1], b.mul(cbit, b.sub(parts[0], parts[1]))))
+    res = b.extract(vec[-1], 0)
+    return Packed(b.finish([res]), layouts, [Layout("scalar", (), 1, 1, (((0, 0),),))])
