@@ -20,9 +20,6 @@ where it is read: one ciphertext per (level, operand, argument), zero elsewhere.
 that mixes leaves with select results, or results from two lanes, masks the results with a
 plaintext 0/1 vector before adding them (a ``mul_plain``). The result is lane 0 of the
 root level. Programs of other shapes give no candidate.
-
-Beside these level assignments, the front holds ``eqsat.layouts_sched.two_lane``'s schedule:
-the fewest products any one-rotation schedule can have, on any tree shape.
 """
 
 from __future__ import annotations
@@ -185,18 +182,6 @@ def lanes(prog: Program, max_levels: int = 8) -> list[Packed]:
         size = len(ops)
         if (rot, mul) not in found or size < found[(rot, mul)][0]:
             found[(rot, mul)] = (size, cand)
-    # the fewest products with one rotation, on any tree shape (``eqsat.layouts_sched``)
-    from eqsat.layouts_sched import build, select_dag, two_lane
-
-    dag = select_dag(prog)
-    sched = two_lane(dag) if dag is not None else None
-    cand2 = build(prog, dag, sched[1]) if dag is not None and sched is not None else None
-    if cand2 is not None:
-        rot = sum(1 for n in cand2.program.nodes if n.op == "rotate")
-        mul = sum(1 for n in cand2.program.nodes
-                  if n.op == "mul" and all(cand2.program.nodes[a].type.secret for a in n.args))
-        if (rot, mul) not in found or len(cand2.program.nodes) < found[(rot, mul)][0]:
-            found[(rot, mul)] = (len(cand2.program.nodes), cand2)
     front = [k for k in found if not any(o != k and o[0] <= k[0] and o[1] <= k[1] for o in found)]
     out = []
     for k in sorted(front):

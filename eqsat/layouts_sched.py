@@ -14,6 +14,9 @@ secret arguments), possibly with shared subtrees. Out:
   several vectors (or with leaves) masks each with a plaintext 0/1 vector (``mul_plain``).
 * ``one_rotation(dag)``: the fewest products of any schedule with at most one rotation, and
   a schedule that attains it (``two_lane``).
+* ``select_candidates(prog)``: the Pareto front of (rotations, ct*ct products) over the level
+  assignments of ``eqsat.layouts_lanes.lanes`` and the one-rotation schedule, fewest
+  rotations first, each checked on random inputs -- the tree candidates of the layout search.
 
 Why that minimum is exact (the select-lanes model: every select is one product
 ``c*(a-b)`` at one lane, and a lane receives another lane's value only by a rotation).
@@ -35,7 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from eqsat.ir import Builder, Program, Type
-from eqsat.layouts import Layout, Packed, Pos, arg_names
+from eqsat.layouts import Layout, Packed, Pos, arg_names, check_packed
+from eqsat.layouts_lanes import _leaf, _match, lanes
 
 LeafKey = tuple[str, int]  # (secret argument, element index)
 Ref = tuple[str, object]  # ("leaf", LeafKey) | ("sel", select id)
@@ -58,8 +62,6 @@ class Dag:
 
 def select_dag(prog: Program) -> Dag | None:
     """The distinct selects of ``prog``'s result, or None when it is not a select tree."""
-    from eqsat.layouts_lanes import _leaf, _match
-
     if len(prog.results) != 1 or not prog.nodes[prog.results[0]].type.is_scalar:
         return None
     ids: dict[tuple[LeafKey, Ref, Ref], int] = {}
@@ -259,3 +261,25 @@ def build(prog: Program, dag: Dag, steps: list[dict[int, int]]) -> Packed | None
         vec.append(b.add(parts[1], b.mul(cbit, b.sub(parts[0], parts[1]))))
     res = b.extract(vec[-1], 0)
     return Packed(b.finish([res]), layouts, [Layout("scalar", (), 1, 1, (((0, 0),),))])
+
+
+def counts(prog: Program) -> tuple[int, int]:
+    """(rotations, ct*ct products) of a program."""
+    rot = sum(1 for n in prog.nodes if n.op == "rotate")
+    mul = sum(1 for n in prog.nodes if n.op == "mul" and all(prog.nodes[a].type.secret for a in n.args))
+    return rot, mul
+
+
+def select_candidates(prog: Program) -> list[Packed]:
+    """The level assignments of ``lanes`` and the one-rotation schedule, on the Pareto front of
+    (rotations, ct*ct products), fewest rotations first (of equal counts, the smaller program)."""
+    found: dict[tuple[int, int], Packed] = {counts(c.program): c for c in lanes(prog)}
+    dag = select_dag(prog) if all(ty.secret for _, ty in prog.args) else None
+    sched = two_lane(dag) if dag is not None else None
+    extra = build(prog, dag, sched[1]) if dag is not None and sched is not None else None
+    if extra is not None and check_packed(prog, extra):
+        k = counts(extra.program)
+        if k not in found or len(extra.program.nodes) < len(found[k].program.nodes):
+            found[k] = extra
+    front = [k for k in found if not any(o != k and o[0] <= k[0] and o[1] <= k[1] for o in found)]
+    return [found[k] for k in sorted(front)]

@@ -1,8 +1,9 @@
 """Select trees on lanes (``eqsat.layouts_sched``) over random decision trees: random shapes and
-depths, shared subtrees, both select forms. Every candidate of ``lanes`` (the level
-assignments and the one-rotation schedule) computes what the tree computes, in the clear on
-every sample and encrypted on a few; the one-rotation schedule has the fewest products of
-any one-rotation candidate, and the minimum is what the README's argument says it is."""
+depths, shared subtrees, both select forms. Every tree candidate of the layout search (the
+level assignments of ``eqsat.layouts_lanes`` and the one-rotation schedule) computes what
+the tree computes, in the clear on every sample and encrypted on a few; the one-rotation
+schedule has the fewest products of any one-rotation candidate, and the minimum is what
+the README's argument says it is."""
 
 from __future__ import annotations
 
@@ -16,14 +17,8 @@ from eqsat.interp import evaluate
 from eqsat.ir import Program
 from eqsat.layouts import check_packed, pack_inputs, unpack_results
 from eqsat.layouts_lanes import lanes
-from eqsat.layouts_sched import build, one_rotation, select_dag, two_lane
+from eqsat.layouts_sched import build, counts, one_rotation, select_candidates, select_dag, two_lane
 from eqsat.testing.kernels import coyote_max_5, max_tree, sort_tree
-
-
-def _counts(prog: Program) -> tuple[int, int]:
-    rot = sum(1 for n in prog.nodes if n.op == "rotate")
-    mul = sum(1 for n in prog.nodes if n.op == "mul" and all(prog.nodes[a].type.secret for a in n.args))
-    return rot, mul
 
 
 def random_tree(seed: int, max_depth: int = 5, n_bits: int = 6, n_leaves: int = 7) -> Program:
@@ -67,7 +62,7 @@ def test_random_trees_every_candidate_computes_the_tree(seed: int) -> None:
     prog = random_tree(seed)
     dag = select_dag(prog)
     assert dag is not None
-    cands = lanes(prog)
+    cands = select_candidates(prog)
     if not cands:  # a chain: no two selects side by side, no rotation saves a product
         assert two_lane(dag) is None and one_rotation(dag) == len(dag.sel)
         return
@@ -81,9 +76,10 @@ def test_random_trees_every_candidate_computes_the_tree(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_trees_one_rotation_minimum(seed: int) -> None:
-    """The two-lane schedule has ``one_rotation`` products, no one-rotation level assignment has
-    fewer, and the minimum is at least half the distinct selects (every product computes at
-    most two useful selects, one per lane, and the root's product only one)."""
+    """The two-lane schedule has ``one_rotation`` products; no one-rotation candidate has fewer
+    (the level assignments lie inside the model the minimum ranges over); and the minimum is at
+    least half the distinct selects (a product computes at most two useful selects, one per
+    lane, and the root's product only one)."""
     prog = random_tree(seed)
     dag = select_dag(prog)
     assert dag is not None
@@ -95,9 +91,9 @@ def test_random_trees_one_rotation_minimum(seed: int) -> None:
         assert best == n
     else:
         cand = build(prog, dag, sched[1])
-        assert cand is not None and _counts(cand.program) == (1, best)
-    for cand in lanes(prog):
-        rot, mul = _counts(cand.program)
+        assert cand is not None and counts(cand.program) == (1, best)
+    for cand in lanes(prog) + select_candidates(prog):
+        rot, mul = counts(cand.program)
         assert rot >= 1 and (rot > 1 or mul >= best)
 
 
@@ -105,7 +101,7 @@ def test_random_trees_run_encrypted() -> None:
     """A sample of random trees, each of its candidates run with BGV, packed by the client."""
     for seed in (3, 11, 27):
         prog = random_tree(seed)
-        for cand in lanes(prog):
+        for cand in select_candidates(prog):
             inputs = _bit_inputs(prog, seed)
             out = eqsat.run(cand.program, inputs, "bgv", insecure=True, layouts=cand.to_json())
             assert out["match"], seed
@@ -128,5 +124,5 @@ def test_one_rotation_minimum_of_the_published_trees() -> None:
         dag = select_dag(prog)
         assert dag is not None
         assert one_rotation(dag) == want[prog.name], prog.name
-        ones = [_counts(c.program)[1] for c in lanes(prog) if _counts(c.program)[0] == 1]
+        ones = [counts(c.program)[1] for c in select_candidates(prog) if counts(c.program)[0] == 1]
         assert ones == [want[prog.name]], prog.name
