@@ -68,17 +68,19 @@ def select_dag(prog: Program) -> Dag | None:
     sel: list[tuple[LeafKey, Ref, Ref]] = []
     memo: dict[int, Ref | None] = {}
 
-    def walk(i: int) -> Ref | None:
+    def walk(i: int, depth: int = 0) -> Ref | None:
         if i in memo:
             return memo[i]
+        if depth > MAX_DAG:  # deeper than the select bound: no schedule (and no deep recursion)
+            return None
         lf = _leaf(prog, i)
         out: Ref | None
         if lf is not None:
             out = ("leaf", lf)
         else:
             m = _match(prog, i)
-            a = walk(m[1]) if m is not None else None
-            b = walk(m[2]) if m is not None and a is not None else None
+            a = walk(m[1], depth + 1) if m is not None else None
+            b = walk(m[2], depth + 1) if m is not None and a is not None else None
             if m is None or a is None or b is None:
                 out = None
             else:

@@ -126,3 +126,21 @@ def test_one_rotation_minimum_of_the_published_trees() -> None:
         assert one_rotation(dag) == want[prog.name], prog.name
         ones = [counts(c.program)[1] for c in select_candidates(prog) if counts(c.program)[0] == 1]
         assert ones == [want[prog.name]], prog.name
+
+
+def test_deep_chains_give_no_schedule() -> None:
+    """A chain deeper than the select bound is refused before any deep recursion."""
+    names = [f"c{i}" for i in range(3)] + ["x0", "x1"]
+
+    def body(**v):  # type: ignore[no-untyped-def]
+        node = v["x0"]
+        for i in range(900):
+            c = v[f"c{i % 3}"]
+            node = c * node + (1 - c) * v["x1"]
+        return node
+
+    body.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in names])
+    prog = eqsat.trace(body, {n: eqsat.secret_scalar() for n in names}, name="chain")
+    assert select_dag(prog) is None
+    assert select_candidates(prog) == []
