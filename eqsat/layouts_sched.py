@@ -100,13 +100,14 @@ def select_dag(prog: Program) -> Dag | None:
     return Dag(sel)
 
 
-def _cone(dag: Dag, top: int, stop: int | None = None) -> list[int]:
+def _cone(dag: Dag, top: int, stop: int | set[int] | None = None) -> list[int]:
     """The selects ``top`` reads (itself included), children first, not entering ``stop``."""
     seen: set[int] = set()
     order: list[int] = []
+    stops = stop if isinstance(stop, set) else {stop}
 
     def go(i: int) -> None:
-        if i in seen or i == stop:
+        if i in seen or i in stops:
             return
         seen.add(i)
         for k in dag.kids(i):
@@ -156,10 +157,99 @@ def two_lane(dag: Dag) -> tuple[int, list[dict[int, int]]] | None:
     return best[0], steps
 
 
+def _depends(dag: Dag, order: list[int], sources: list[int]) -> set[int]:
+    """The selects of ``order`` (children first) that read one of ``sources``, and those."""
+    dep = set(sources)
+    for i in order:
+        if any(k in dep for k in dag.kids(i)):
+            dep.add(i)
+    return dep
+
+
+MAX_TWO_ROTATIONS = 32  # more distinct selects: no two-rotation search (quartic: 0.5 s at 31)
+
+
+def two_rotations(dag: Dag) -> tuple[int, list[dict[int, int]]] | None:
+    """The fewest products with two rotations and a schedule attaining them (None: the tree
+    is over ``MAX_TWO_ROTATIONS``, or it is the root alone).
+
+    The first rotation (by 1) brings ``S1`` from lane 1 to lane 0 and, in the same rotated
+    vector, ``S1'`` from lane 3 to lane 2; the second (by 2) brings ``S2`` from lane 2 to
+    lane 0 -- the only ways a value reaches lane 0 with two rotations. Phase A (before the
+    first): lanes 1 and 3 compute the cones of ``S1`` and ``S1'``, lane 2 the part of ``S2``'s
+    cone that does not read ``S1'``, lane 0 what reads neither ``S1`` nor ``S2``. Phase B:
+    lane 2 finishes ``S2``, lane 0 goes on with what reads ``S1``. Phase C: lane 0 alone,
+    what reads ``S2``. For each choice of (``S2``, ``S1'``, ``S1``) the phase lengths follow
+    from those counts, and the best choice is taken."""
+    n = len(dag.sel)
+    if n > MAX_TWO_ROTATIONS:
+        return None
+    cones = {i: _cone(dag, i) for i in range(n)}
+    best: tuple[int, int, int | None, int | None] | None = None
+    for s2 in range(dag.root):
+        for s1p in [None, *[x for x in cones[s2] if x != s2]]:
+            lane2 = _cone(dag, s2, stop=s1p)
+            n2dep = len(_depends(dag, lane2, [s1p]) & set(lane2)) if s1p is not None else 0
+            c1p = len(cones[s1p]) if s1p is not None else 0
+            for s1 in [None, *[x for x in range(dag.root) if x != s2]]:
+                lane0 = _cone(dag, dag.root, stop={s2} if s1 is None else {s1, s2})
+                dz = _depends(dag, lane0, [s2])
+                z = sum(1 for i in lane0 if i in dz)
+                dy = _depends(dag, lane0, [s1]) if s1 is not None else set()
+                y = sum(1 for i in lane0 if i in dy and i not in dz)
+                a0 = max(c1p, len(cones[s1]) if s1 is not None else 0)
+                products = max(a0 + n2dep + z, a0 + y + z, len(lane2) + z, len(lane0))
+                if best is None or products < best[0]:
+                    best = (products, s2, s1p, s1)
+    if best is None:
+        return None
+    _, s2, s1p, s1 = best
+    # phase lengths: A holds the two crossing cones, B what reads S1' at lane 2 or S1 at lane 0
+    a = max(len(cones[s1p]) if s1p is not None else 0, len(cones[s1]) if s1 is not None else 0)
+    lane2 = _cone(dag, s2, stop=s1p)
+    d2 = _depends(dag, lane2, [s1p]) if s1p is not None else set()
+    lane0 = _cone(dag, dag.root, stop={s2} if s1 is None else {s1, s2})
+    dz = _depends(dag, lane0, [s2])
+    dy = _depends(dag, lane0, [s1]) if s1 is not None else set()
+    at: dict[int, dict[int, int]] = {}  # step -> lane -> select
+
+    def put(lane: int, order: list[int], earliest: list[int]) -> int:
+        """Places ``order`` at ``lane`` one per step from ``earliest[k]`` on; the next free step."""
+        t = 0
+        for i, e in zip(order, earliest, strict=True):
+            t = max(t, e)
+            at.setdefault(t, {})[lane] = i
+            t += 1
+        return t
+
+    if s1 is not None:  # the crossing cones end together at step a - 1: one rotation for both
+        put(1, cones[s1], [a - len(cones[s1])] * len(cones[s1]))
+    if s1p is not None:
+        put(3, cones[s1p], [a - len(cones[s1p])] * len(cones[s1p]))
+    free2 = [i for i in lane2 if i not in d2]
+    end2 = put(2, free2 + [i for i in lane2 if i in d2], [0] * len(free2) + [a] * (len(lane2) - len(free2)))
+    free0 = [i for i in lane0 if i not in dy and i not in dz]
+    after1 = [i for i in lane0 if i in dy and i not in dz]
+    after2 = [i for i in lane0 if i in dz]
+    put(0, free0 + after1 + after2, [0] * len(free0) + [a] * len(after1) + [end2] * len(after2))
+    steps = [at.get(t, {}) for t in range(max(at) + 1)]
+    return len(steps), steps
+
+
 def one_rotation(dag: Dag) -> int:
     """The fewest ct*ct products of any schedule with at most one rotation (module docstring)."""
     found = two_lane(dag)
     return len(dag.sel) if found is None else found[0]
+
+
+def fewest_products(dag: Dag) -> dict[int, int]:
+    """Rotations -> the fewest ct*ct products with at most that many: 0 (every select at one
+    lane), 1 (``two_lane``), 2 (``two_rotations``, when the tree is small enough for it)."""
+    out = {0: len(dag.sel), 1: one_rotation(dag)}
+    found = two_rotations(dag)
+    if found is not None:
+        out[2] = min(out[1], found[0])
+    return out
 
 
 def _pow2(n: int) -> int:
@@ -189,7 +279,25 @@ def build(prog: Program, dag: Dag, steps: list[dict[int, int]]) -> Packed | None
             out.append((arg, placements[arg].index(pl)))
         return out
 
-    # where each select is computed: select -> {lane: step}
+    # where each select is computed: select -> {lane: first step}
+    first: dict[int, dict[int, int]] = {}
+    for j, st in enumerate(steps):
+        for lane, x in st.items():
+            first.setdefault(x, {}).setdefault(lane, j)
+
+    def options(x: int, lane: int, j: int) -> list[tuple[int, int]]:
+        """The (step, shift) rotations that bring ``x`` to ``lane`` before step ``j``."""
+        return sorted((s, ln - lane) for ln, s in first.get(x, {}).items() if s < j and ln != lane)
+
+    # how many consumers each rotation could serve: the most useful is made first
+    useful: dict[tuple[int, int], int] = {}
+    for j, st in enumerate(steps):
+        for lane, x in st.items():
+            for ref in dag.sel[x][1:]:
+                kid = int(ref[1]) if ref[0] == "sel" else -1  # type: ignore[call-overload]
+                if kid >= 0 and not first.get(kid, {}).get(lane, j) < j:
+                    for o in options(kid, lane, j):
+                        useful[o] = useful.get(o, 0) + 1
     where: dict[int, dict[int, int]] = {}
     shifted: set[tuple[int, int]] = set()  # the (step, shift) rotations used so far
     # per step: bits, and per operand its leaf inputs and its sources (step, shift) -> lanes
@@ -209,9 +317,9 @@ def build(prog: Program, dag: Dag, steps: list[dict[int, int]]) -> Packed | None
                 if lane in at:
                     src = (at[lane], 0)
                 elif at:
-                    # from another lane: a rotation already made if there is one
+                    # from another lane: a rotation already made, else the most useful one
                     opts = sorted((s, ln - lane) for ln, s in at.items())
-                    src = next((o for o in opts if o in shifted), opts[0])
+                    src = min(opts, key=lambda o: (o not in shifted, -useful.get(o, 0), o))
                     shifted.add(src)
                 else:
                     raise AssertionError(f"select {ref[1]} used at step {j} before it is computed")
@@ -273,15 +381,18 @@ def counts(prog: Program) -> tuple[int, int]:
 
 
 def select_candidates(prog: Program) -> list[Packed]:
-    """The level assignments of ``lanes`` and the one-rotation schedule, on the Pareto front of
+    """The level assignments of ``lanes`` and the one- and two-rotation schedules, on the Pareto front of
     (rotations, ct*ct products), fewest rotations first (of equal counts, the smaller program)."""
     found: dict[tuple[int, int], Packed] = {counts(c.program): c for c in lanes(prog)}
     dag = select_dag(prog) if all(ty.secret for _, ty in prog.args) else None
-    sched = two_lane(dag) if dag is not None else None
-    extra = build(prog, dag, sched[1]) if dag is not None and sched is not None else None
-    if extra is not None and check_packed(prog, extra):
-        k = counts(extra.program)
-        if k not in found or len(extra.program.nodes) < len(found[k].program.nodes):
-            found[k] = extra
+    for make in (two_lane, two_rotations):
+        sched = make(dag) if dag is not None else None
+        if dag is not None and sched is not None and make is two_rotations and sched[0] >= one_rotation(dag):
+            continue  # the second rotation saves nothing
+        extra = build(prog, dag, sched[1]) if dag is not None and sched is not None else None
+        if extra is not None and check_packed(prog, extra):
+            k = counts(extra.program)
+            if k not in found or len(extra.program.nodes) < len(found[k].program.nodes):
+                found[k] = extra
     front = [k for k in found if not any(o != k and o[0] <= k[0] and o[1] <= k[1] for o in found)]
     return [found[k] for k in sorted(front)]

@@ -17,7 +17,17 @@ from eqsat.interp import evaluate
 from eqsat.ir import Program
 from eqsat.layouts import check_packed, pack_inputs, unpack_results
 from eqsat.layouts_lanes import lanes
-from eqsat.layouts_sched import Dag, build, counts, one_rotation, select_candidates, select_dag, two_lane
+from eqsat.layouts_sched import (
+    Dag,
+    build,
+    counts,
+    fewest_products,
+    one_rotation,
+    select_candidates,
+    select_dag,
+    two_lane,
+    two_rotations,
+)
 from eqsat.testing.kernels import coyote_max_5, max_tree, sort_tree
 
 
@@ -95,6 +105,27 @@ def test_random_trees_one_rotation_minimum(seed: int) -> None:
     for cand in lanes(prog) + select_candidates(prog):
         rot, mul = counts(cand.program)
         assert rot >= 1 and (rot > 1 or mul >= best)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_trees_two_rotation_schedule(seed: int) -> None:
+    """The two-rotation schedule uses at most two rotations and as many products as the
+    search says, computes the tree, and no level assignment with two rotations (or fewer)
+    has fewer products than ``fewest_products``."""
+    prog = random_tree(seed)
+    dag = select_dag(prog)
+    assert dag is not None
+    least = fewest_products(dag)
+    found = two_rotations(dag)
+    if found is not None and len(dag.sel) > 1:
+        cand = build(prog, dag, found[1])
+        assert cand is not None and check_packed(prog, cand)
+        rot, mul = counts(cand.program)
+        assert rot <= 2 and mul == found[0] >= least[2]
+    for cand in lanes(prog) + select_candidates(prog):
+        rot, mul = counts(cand.program)
+        if rot <= 2 and 2 in least:
+            assert mul >= least[rot], (rot, mul, least)
 
 
 def test_random_trees_run_encrypted() -> None:
