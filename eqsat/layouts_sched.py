@@ -233,6 +233,7 @@ def two_rotations(dag: Dag) -> tuple[int, list[dict[int, int]]] | None:
     after2 = [i for i in lane0 if i in dz]
     put(0, free0 + after1 + after2, [0] * len(free0) + [a] * len(after1) + [end2] * len(after2))
     steps = [at.get(t, {}) for t in range(max(at) + 1)]
+    assert len(steps) == best[0], (len(steps), best)
     return len(steps), steps
 
 
