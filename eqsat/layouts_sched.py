@@ -13,7 +13,9 @@ secret arguments), possibly with shared subtrees. Out:
   the client places bits and leaves where they are read; an operand that mixes values from
   several vectors (or with leaves) masks each with a plaintext 0/1 vector (``mul_plain``).
 * ``one_rotation(dag)``: the fewest products of any schedule with at most one rotation, and
-  a schedule that attains it (``two_lane``).
+  a schedule that attains it (``two_lane``); ``two_rotations(dag)`` the same for two
+  rotations (its docstring: the three ways a value reaches lane 0); ``fewest_products(dag)``
+  both by rotation count.
 * ``select_candidates(prog)``: the Pareto front of (rotations, ct*ct products) over the level
   assignments of ``eqsat.layouts_lanes.lanes`` and the one-rotation schedule, fewest
   rotations first, each checked on random inputs -- the tree candidates of the layout search.
