@@ -12,7 +12,7 @@ and a conversion is paid only where the program needs the tensor whole.
 ``fixed`` is today's contract (row-major, one ciphertext per tensor): the pipeline's
 result, unchanged, with the identity layouts reported. ``auto`` optimizes the program
 under every candidate -- row-major, the aligned packings of ``eqsat.layouts_aligned`` and
-the select-tree lanes of ``eqsat.layouts_lanes`` -- and keeps the cheapest by the cost
+the select-tree lanes of ``eqsat.layouts_sched.select_candidates`` -- and keeps the cheapest by the cost
 table (ties: fewer ciphertexts, then the earlier candidate, so row-major wins a tie).
 ``report["layout_search"]`` lists each candidate's cost, time, rotations and ct*ct muls.
 """
@@ -26,7 +26,7 @@ from typing import Any
 from eqsat.ir import Program
 from eqsat.layouts import Layout, LayoutError, Packed, identity, repack
 from eqsat.layouts_aligned import aligned
-from eqsat.layouts_lanes import lanes
+from eqsat.layouts_sched import select_candidates
 from eqsat.pipeline import OptimizeResult, optimize
 
 
@@ -48,7 +48,7 @@ def optimize_layouts(
         searched.append({"candidate": "row-major", "cost": best.report["after"]["cost"],  # type: ignore[index]
                          "time_s": best.report["time_s"], "rotate": bops.get("rotate", 0), "mul": bops.get("mul", 0)})
         t0 = time.perf_counter()
-        cands = aligned(prog) + lanes(prog)
+        cands = aligned(prog) + select_candidates(prog)
         t_build = time.perf_counter() - t0
         for cand in cands:
             res = optimize(cand.program, scheme, **kwargs)

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "eqsat.layouts": 1,
     "eqsat.layouts_aligned": 1,
     "eqsat.layouts_lanes": 1,
+    "eqsat.layouts_sched": 1,
     "eqsat.algebra": 1,
     "eqsat.models": 2,
     "eqsat.milp": 2,

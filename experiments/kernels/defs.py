@@ -160,6 +160,27 @@ def _sort_tree_kernel(n: int) -> Kernel:
         out_vars=())
 
 
+def _max_tree_kernel_coyote() -> Kernel:
+    """The max of 5 as Coyote's ``max_5_packed_fully`` states it: ``os`` holds the five values,
+    ``cs`` the ten comparison bits (1 when the first value of the pair is not smaller), in the
+    order the tree first reads them (12, 13, 23, 14, 34, 24, 15, 45, 35, 25). The tree keeps the
+    first two remaining candidates, compares them and recurses without the loser, so it has
+    depth 4 and 15 selects, the same subtrees appearing under several parents (10 distinct)."""
+    order = [(1, 2), (1, 3), (2, 3), (1, 4), (3, 4), (2, 4), (1, 5), (4, 5), (3, 5), (2, 5)]
+
+    def body(read, v):  # type: ignore[no-untyped-def]
+        def best(cands: tuple[int, ...]):  # type: ignore[no-untyped-def]
+            if len(cands) == 1:
+                return read("os", Aff(const=cands[0] - 1))
+            i, j = cands[0], cands[1]
+            bit = read("cs", Aff(const=order.index((i, j))))
+            return _cond(bit, best(tuple(c for c in cands if c != j)), best(tuple(c for c in cands if c != i)))
+
+        return best((1, 2, 3, 4, 5))
+
+    return Kernel("coyote_max_5", {"cs": (10,), "os": (5,)}, (), body, styles=["unrolled", "swapped"], out_vars=())
+
+
 KERNELS: list[Kernel] = [
     # element-wise (CHEHAB lin_reg / poly_reg, HECO linear and quadratic polynomial)
     _elementwise("chehab_lin_reg_8", 8, ["v1", "v2"], lambda v1, v2: add(v2, add(mul(const(5), v1), const(2)))),
@@ -259,4 +280,5 @@ KERNELS: list[Kernel] = [
     _sort3_kernel(),
     _sort_tree_kernel(3),
     _sort_tree_kernel(4),
+    _max_tree_kernel_coyote(),
 ]
