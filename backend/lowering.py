@@ -72,7 +72,7 @@ from eqsat.interp import coerce_input
 from eqsat.ir import Program, VecRef
 
 Clear = Any  # a number, None, or a list of numbers/None
-GALOIS_KEY_BUDGET = 1 << 30  # bytes of Galois keys kept before rotations are composed from 2^j steps
+GALOIS_KEY_BUDGET = 1 << 30  # resident bytes of Galois keys kept before rotations are composed from 2^j steps
 
 
 @dataclass
@@ -119,7 +119,11 @@ class Lowering:
         self.explicit_relin = any(prog.nodes[i].op == "relinearize" for i in prog.live())
         self.counts: Counter[str] = Counter()
         p = ev.params
-        key_bytes = (p.max_level + 1) * 2 * (p.max_level + 2) * p.N * 8
+        # a key's resident size: its (L+1) digits x (b, a) x (L+2) limbs x N words, and the
+        # executor's copy of them for the level it switches at with their Shoup companions
+        # (``RLWE._key_at``): three times the key (measured: 1023 keys of a 32x32 blur at
+        # N = 2048 took 384 MB of keys and 770 MB of rows and companions)
+        key_bytes = 3 * (p.max_level + 1) * 2 * (p.max_level + 2) * p.N * 8
         self._direct_steps: set[int] = set()
         self._max_direct = max(0, GALOIS_KEY_BUDGET // key_bytes - self.R.bit_length())
 
