@@ -157,7 +157,15 @@ class Program:
         return self.nodes[i]
 
     def live(self) -> list[int]:
-        """Ids of the nodes reachable from the results, in topological order."""
+        """Ids of the nodes reachable from the results, in topological order.
+
+        Computed once per program and kept (a fresh list each call): a program is not changed
+        after it is built, and the stages after saturation walk a big source a few dozen times
+        (the key checks that the node list and the results are still the ones it was built for)."""
+        key = (id(self.nodes), len(self.nodes), tuple(self.results))
+        cached = self.__dict__.get("_live")
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
         seen: set[int] = set()
         stack = list(self.results)
         while stack:
@@ -166,7 +174,9 @@ class Program:
                 continue
             seen.add(i)
             stack.extend(self.nodes[i].args)
-        return sorted(seen)
+        order = sorted(seen)
+        self.__dict__["_live"] = (key, order)
+        return list(order)
 
     def uses(self) -> dict[int, int]:
         """How many live nodes (and results) use each live node."""

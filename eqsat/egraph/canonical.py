@@ -49,6 +49,9 @@ class CanonicalForms(Tables):
     def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
         raise NotImplementedError("only Summaries plans summarized chains")
 
+    def _realized_sum_summary(self, pos: list[int], neg: list[int]) -> int | None:
+        raise NotImplementedError("only Summaries plans summarized sums")
+
     # -- canonical forms --------------------------------------------------------
     def _covered_interiors(self) -> set[int]:
         """Interior nodes of the trees whose roots ``_canonical`` rebuilds balanced."""
@@ -120,6 +123,10 @@ class CanonicalForms(Tables):
         pos: list[int] = []
         neg: list[int] = []
         self._sum_leaves(i, 1, pos, neg, top=True)
+        if i in self.summarized_sums:
+            realized = self._realized_sum_summary(pos, neg)
+            if realized is not None:
+                return realized
         name = self._signed_tree(pos, neg, inert=i in self.summarized_sums)
         self._slot_sum_summary(name, pos, neg)
         return name
