@@ -35,6 +35,7 @@ class CanonicalForms(Tables):
         self.insert_base: dict[int, bool] = {}
         self.summarized_chains: set[int] = set()  # planned by ``Summaries._plan_summaries``
         self.summarized_sums: set[int] = set()
+        self.uniform_chains: set[int] = set()
         for j in prog.live():
             nj = prog.nodes[j]
             for a in nj.args:

@@ -127,7 +127,12 @@ class Summaries(CanonicalForms):
         if any(consts.values()):
             summary.append(self.node("Dense", dense_key(tuple(consts.get(j, 0) for j in range(slots))), slots))
         if realized and summary:
-            return self._balanced("Add", summary)
+            top = self._balanced("Add", summary)
+            if len(summary) == 1 and len(groups) == 1 and len(next(iter(groups.values()))) == slots:
+                # every slot holds one relative linear form of one vector: the vector form
+                # (``eqsat.egraph.vectorize``) would be this very ``LinRot``, read slot by slot
+                self.uniform_chains.add(top)
+            return top
         parts = [x if isinstance(x, int) else self.node("Place", self._inert_tree(x[0]), x[1], slots) for x in source]
         top = self._balanced("AddI", parts)
         if summary:
@@ -173,6 +178,7 @@ class Summaries(CanonicalForms):
         self.linear: dict[int, dict[tuple[int, int], int]] = {}
         self.summarized_chains: set[int] = set()
         self.summarized_sums: set[int] = set()
+        self.uniform_chains: set[int] = set()  # realized summaries of one shift-invariant form
         leaves: set[int] = set()
         absorbed: set[int] = set(self.covered)
         for i in self.prog.live():

@@ -77,6 +77,8 @@ class ChainVectorizer(Summaries):
             if i not in self.name:
                 continue
             if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
+                if self.name[i] in self.uniform_chains:
+                    continue  # its summary is the vector form already (``Summaries._summarized_chain``)
                 form = self._vector_form(i)
                 if form is not None:
                     self.unions.append((self.name[i], form))

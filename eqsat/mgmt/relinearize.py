@@ -17,9 +17,13 @@ NEEDS_LINEAR = frozenset({"rotate", "extract", "insert", "from_elements", "splat
 
 # -- relinearization --------------------------------------------------------------
 def relinearize_points(prog: Program, *, time_limit: float = 10.0) -> set[int]:
-    """The nodes after which to relinearize (an optimal set, see the module docstring)."""
+    """The nodes after which to relinearize (an optimal set, see the module docstring);
+    with ``time_limit <= 0`` (no time left for an ILP) every ciphertext product, which is
+    always a valid placement."""
     if not any(is_ct_mul(prog, i) for i in prog.live()):
         return set()  # no degree-3 value anywhere: nothing to place (and no ILP to build)
+    if time_limit <= 0:
+        return {i for i in prog.live() if is_ct_mul(prog, i)}
     m = Milp()
     d: dict[int, int] = {}
     e: dict[int, int] = {}
