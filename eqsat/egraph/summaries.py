@@ -179,6 +179,7 @@ class Summaries(CanonicalForms):
         self.summarized_chains: set[int] = set()
         self.summarized_sums: set[int] = set()
         self.uniform_chains: set[int] = set()  # realized summaries of one shift-invariant form
+        self.template_sums: set[int] = set()
         leaves: set[int] = set()
         absorbed: set[int] = set(self.covered)
         for i in self.prog.live():
@@ -212,6 +213,8 @@ class Summaries(CanonicalForms):
                     self.summarized_sums.add(i)
                     absorbed.add(i)
                     leaves.update(pos + neg)
+                elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
+                    self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
         # the interiors of linear elements, and the extracts nothing else reads
         for e, _ in self.linear.items():
             if self.prog.nodes[e].op != "extract" and self._single_use(e):
@@ -233,6 +236,37 @@ class Summaries(CanonicalForms):
                     self.covered.add(x)
                     pending.discard(x)
                     changed = True
+        # the terms of a template sum, where nothing else reads them: not loaded when the sum
+        # is realized (``_realized_template_sum``), emitted after all when it is not (``_uncover``)
+        self.template_cover: dict[int, list[int]] = {}
+        self.template_sums -= absorbed | self.covered  # inside a summarized chain: never emitted
+        for i in self.template_sums:
+            pos, neg = [], []
+            self._sum_leaves(i, 1, pos, neg, top=True)
+            sub: set[int] = set()
+            stack = pos + neg
+            while stack:
+                x = stack.pop()
+                op = self.prog.nodes[x].op
+                if x in sub or op not in ("add", "sub", "mul", "neg", "extract", "const"):
+                    continue
+                sub.add(x)
+                if op in ("add", "sub", "mul", "neg"):
+                    stack.extend(self.prog.nodes[x].args)
+            newly: list[int] = []
+            for x in sorted(sub, reverse=True):  # users before what they read
+                if x not in results and x not in self.covered and all(
+                        u == i or u in self.covered for u in users.get(x, [])):
+                    self.covered.add(x)
+                    newly.append(x)
+            self.template_cover[i] = newly
+
+    def _uncover(self, nodes: list[int]) -> None:
+        """Emit ``nodes`` (covered for a template sum that found no realization) after all."""
+        self.covered.difference_update(nodes)
+        for x in sorted(nodes):
+            if x not in self.name:
+                self._emit(x)  # type: ignore[attr-defined]
 
     def _chain_elements(self, top: int) -> list[int]:
         n = self.prog.nodes[top]

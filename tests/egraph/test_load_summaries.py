@@ -250,3 +250,47 @@ def test_nonzero_constant_terms_become_a_plaintext_vector() -> None:
     assert loader.rows["Dense"], "the constants are one plaintext vector of the summary"
     res = optimize(prog)
     assert equal_on_random_inputs(prog, res.program)
+
+
+def _sum_of_terms(n: int, term, name: str = "terms") -> Program:  # type: ignore[no-untyped-def]
+    b = Builder(name)
+    ty = Type((n,), "i16", True)
+    x, y = b.arg("x", ty), b.arg("y", ty)
+    acc = b.const(0, Type((), "i16", False))  # a loop's sum starts at 0
+    for i in range(n):
+        acc = b.add(acc, term(b, x, y, i))
+    return b.finish([acc])
+
+
+def test_sum_of_squared_differences_loads_as_one_template_reduction() -> None:
+    """Hamming-style ``sum (x[i] - y[i])^2``: the terms share one template relative to their
+    slot, so the sum is the reduction of ``(x - y)^2`` (``_realized_template_sum``), realized
+    at load; the terms are not loaded, and one iteration confirms saturation."""
+    def sq(b, x, y, i):  # type: ignore[no-untyped-def]
+        d = b.sub(b.extract(x, i), b.extract(y, i))
+        return b.mul(d, d)
+
+    prog = _sum_of_terms(64, sq)
+    loader = Loader(prog)
+    loader.load()
+    assert not loader.rows["Ext"][1:] and len(loader.rows["Mul"]) == 1  # one product of vectors
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("mul", 0) == 1 and ops.get("rotate", 0) == 6 and ops.get("extract", 0) == 0, ops
+    assert res.report["egraph"]["iterations"] <= 2  # type: ignore[index]
+    assert res.report["before"]["ops"].get("relinearize") == 1  # type: ignore[index]  # the ILP's answer
+    assert equal_on_random_inputs(prog, res.program)
+
+
+def test_template_sum_without_one_anchor_per_term_loads_its_terms() -> None:
+    """Terms ``x[i] * x[i + 1 mod n]`` and again ``x[i] * y[i]``: two terms per smallest slot,
+    so no template reduction; the terms load as before and the result is still right."""
+    def two(b, x, y, i):  # type: ignore[no-untyped-def]
+        return b.add(b.mul(b.extract(x, i), b.extract(x, (i + 1) % 40)), b.mul(b.extract(x, i), b.extract(y, i)))
+
+    prog = _sum_of_terms(40, two, "two_terms")
+    loader = Loader(prog)
+    loader.load()
+    assert len(loader.rows["Mul"]) >= 40  # the terms, loaded
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
