@@ -54,12 +54,16 @@ op                 args        attrs / meaning
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from eqsat.errors import EqsatError
 
 Scalar = int | float
+
+
+_C = TypeVar("_C")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +161,27 @@ class Program:
         return self.nodes[i]
 
     def live(self) -> list[int]:
-        """Ids of the nodes reachable from the results, in topological order."""
+        """Ids of the nodes reachable from the results, in topological order.
+
+        Computed once per program and kept (a fresh list each call): a program is not changed
+        after it is built, and the stages after saturation walk a big source a few dozen times
+        (the key checks that the node list and the results are still the ones it was built for)."""
+        return list(self.cached("live", self._live))
+
+    def cached(self, name: str, compute: Callable[[], _C]) -> _C:
+        """``compute()``, kept on this program under ``name`` (see ``live``): for whole-program
+        passes whose answer depends on the program alone (op counts, depth, ``live``). The
+        caller must not change what it gets back."""
+        key = (id(self.nodes), len(self.nodes), tuple(self.results))
+        memo = self.__dict__.setdefault("_cache", {})
+        got = memo.get(name)
+        if got is not None and got[0] == key:
+            return got[1]  # type: ignore[no-any-return]
+        value = compute()
+        memo[name] = (key, value)
+        return value
+
+    def _live(self) -> list[int]:
         seen: set[int] = set()
         stack = list(self.results)
         while stack:
@@ -370,6 +394,10 @@ def op_counts(prog: Program) -> dict[str, int]:
     ``linmap`` counts as its direct realization (one rotation per nonzero diagonal).  ``from_elements``
     counts as one ``insert`` per secret element, ``splat`` of a secret scalar as one.
     """
+    return dict(prog.cached("op_counts", lambda: _op_counts(prog)))
+
+
+def _op_counts(prog: Program) -> dict[str, int]:
     counts: dict[str, int] = {}
 
     def bump(name: str, k: int = 1) -> None:
@@ -407,6 +435,10 @@ def op_counts(prog: Program) -> dict[str, int]:
 
 def multiplicative_depth(prog: Program) -> int:
     """Longest chain of ciphertext x ciphertext multiplications to any result."""
+    return prog.cached("depth", lambda: _multiplicative_depth(prog))
+
+
+def _multiplicative_depth(prog: Program) -> int:
     depth: dict[int, int] = {}
     for i in prog.live():
         n = prog.nodes[i]

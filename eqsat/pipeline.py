@@ -12,6 +12,7 @@ scheme it must be legal under the noise model.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -211,9 +212,13 @@ def optimize(
             compiled.section(f.name)
     lap("rules")
     analysis_nodes = math.inf if scheme == "noisy" or max_level is not None else ANALYSIS_AUTO_NODES
+    # what the stages after the e-graph need when they work on the source alone (a cut load
+    # returns it managed and reported): kept out of every budget below
+    reserve = source_reserve(prog)
     # the saturation budget: its share of the time left (the rest is for extraction onwards)
-    sat_limits = replace(limits, time_s=min(limits.time_s, SATURATION_SHARE * max(0.0, left())))
-    built = guard.build(prog, families, sat_limits, analysis_nodes, deadline)
+    sat_limits = replace(limits, time_s=min(limits.time_s, SATURATION_SHARE * max(0.0, left()),
+                                            max(0.0, left() - min(reserve, MAX_RESERVE_SHARE * left()))))
+    built = guard.build(prog, families, sat_limits, analysis_nodes, deadline, reserve)
     for stage in ("load", "saturate"):
         timings[stage] = round(built.timings.get(stage, 0.0), 4)
         if progress is not None:
@@ -221,6 +226,12 @@ def optimize(
     timings["analyze"] = round(built.timings.get("serialize", 0.0), 4)  # the e-graph analysis, in the stage
     clock[0] = time.perf_counter()
     run, stopped_in = built.run, built.stopped_in
+    if built.js is not None and guard.post_reserve(built.size) > max(left(), 0.0) + OVERSHOOT_S \
+            and guard.post_reserve(built.size) > reserve:
+        # extracting this e-graph would overrun the deadline by more than the allowed
+        # overshoot even on a quiet machine (saturation kept half its time when the reserve was
+        # larger: guard.py), and the source's own fallback is cheaper: it is the result
+        built.js, stopped_in = None, stopped_in or "extract"
     source = mgmt.strip_mgmt(prog)
     info: dict[str, object] = {}
     floors: dict[str, object] = {}
@@ -236,11 +247,23 @@ def optimize(
             _check_level_floor(floors, scheme, max_level, bootstrap)
     use_ilp = view is not None and (extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES))
 
-    def ilp_time() -> float:
-        """The ILP's time limit: its own, or what is left of the call when that is less."""
-        return max(MIN_ILP_S, min(ilp_time_limit, 0.8 * left()))
+    ilp_skipped: list[str] = []
 
-    if use_ilp and left() < MIN_ILP_S:
+    def ilp_budget() -> float:
+        return min(ilp_time_limit, 0.8 * (left() - reserve))
+
+    def ilp_time(stage: str = "place") -> float:
+        """The ILP's time limit: its own, or what is left of the call (less the reserve for the
+        passes after it) when that is less; 0 when that is below ``MIN_ILP_S`` -- then the
+        stage takes its ILP-free answer (greedy extraction, relinearization after every
+        product, eager rescaling, greedy reduce_noise) and is named in ``stop_stage``."""
+        t = ilp_budget()
+        if t >= MIN_ILP_S:
+            return t
+        ilp_skipped.append(stage)
+        return 0.0
+
+    if use_ilp and ilp_time("extract") <= 0:
         use_ilp, stopped_in = False, stopped_in or "extract"  # no time left for an ILP: greedy
     ilp_time_limit_asked = ilp_time_limit
     lap("analyze")
@@ -253,8 +276,9 @@ def optimize(
             else:
                 after_prog = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap, time_limit=ilp_time())
         elif scheme == "noisy":
-            noisy_ilp = extraction != "greedy"  # the joint ILP is the noisy scheme's auto choice
-            after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_time(), ilp=noisy_ilp)
+            # the joint ILP is the noisy scheme's auto choice (time permitting)
+            noisy_ilp = extraction != "greedy" and ilp_time("extract") > 0
+            after_prog, info = extract_noisy(view, roots, prog, cost_table, time_limit=ilp_budget(), ilp=noisy_ilp)
             method = "ilp-noisy" if noisy_ilp and "fallback" not in info else "greedy"
             lap("extract")
             # the source with its placement (optimal, or greedy under --extraction greedy) is a candidate
@@ -270,13 +294,14 @@ def optimize(
                 # the cheapest program that fits the level budget, bootstraps priced in
                 leveled, info = ilp_extract_levels(
                     view, roots, cost_table, scheme, max_level, bootstrap=bootstrap,
-                    time_limit=ilp_time(), warm=greedy)
+                    time_limit=max(MIN_ILP_S, ilp_budget()), warm=greedy)
                 if leveled is not None:
                     choice, method = leveled, "ilp-levels"
                 elif info.get("status") == "infeasible":
                     raise InfeasibleError(f"no program in the e-graph fits {max_level} levels")
             elif use_ilp:
-                choice, info = ilp_extract(view, roots, cost_table, time_limit=ilp_time(), warm=greedy)
+                choice, info = ilp_extract(view, roots, cost_table, time_limit=max(MIN_ILP_S, ilp_budget()),
+                                           warm=greedy)
                 method = "ilp" if "fallback" not in info else "greedy"
             extracted = to_program(view, choice, roots, prog).compact()
             lap("extract")
@@ -360,8 +385,10 @@ def optimize(
     if not after["noise"]["legal"]:  # type: ignore[index]
         raise OptimizeError(f"extracted program fails the noise check: {after['noise']}")
     lap("verify")
-    if stopped_in is None and str(info.get("status", "")).startswith("time") and ilp_time() < ilp_time_limit_asked:
+    if stopped_in is None and str(info.get("status", "")).startswith("time") and ilp_budget() < ilp_time_limit_asked:
         stopped_in = "extract"  # the ILP stopped at what was left of the call, not at its own limit
+    if stopped_in is None and ilp_skipped:
+        stopped_in = ilp_skipped[0]  # an ILP-free answer, for want of time
     stop_reason = run.stop_reason.value
     if stopped_in in ("extract", "place"):
         stop_reason = StopReason.TIME_LIMIT.value
@@ -417,7 +444,33 @@ def verify_encrypted(a: Program, b: Program, scheme: str, seed: int = 0) -> dict
             "measured_bits": measured, "predicted_bits": predicted}
 
 
+def source_reserve(prog: Program) -> float:
+    """Seconds to keep, out of the call's budget, for the passes after the e-graph stage when
+    they work on ``prog`` itself (management without ILPs, the reports of both sides, the
+    random-input check, printing): ``SOURCE_S_PER_NODE`` per live node, times the machine's
+    slowdown (``slowdown``)."""
+    return SOURCE_S_PER_NODE * len(prog.live()) * slowdown()
+
+
+def slowdown() -> float:
+    """How much slower than alone a CPU-bound stage runs now: the 1-minute load average per
+    core, at least 1 (a shared machine with load 7 on 2 cores runs it 3.5 times slower)."""
+    try:
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except OSError:
+        return 1.0
+
+
 ILP_AUTO_NODES = 1500
+#: seconds per live source node of the passes that follow the e-graph stage on the source
+#: alone (see ``source_reserve``), measured on a quiet machine: a 20,000-op random program,
+#: ... s
+SOURCE_S_PER_NODE = 50e-6
+#: the reserve never takes more than this share of the time left: the e-graph stage keeps half
+MAX_RESERVE_SHARE = 0.5
+#: how far past its deadline a call may run for the stages after saturation before it gives up
+#: the e-graph for the source program (whose own passes are reserved: ``source_reserve``)
+OVERSHOOT_S = 2.0
 #: saturation's share of the time left after loading (the rest: extraction, placement, checks)
 SATURATION_SHARE = 0.75
 #: an ILP gets at least this long (below it, the greedy answer is used)

@@ -35,6 +35,9 @@ class CanonicalForms(Tables):
         self.insert_base: dict[int, bool] = {}
         self.summarized_chains: set[int] = set()  # planned by ``Summaries._plan_summaries``
         self.summarized_sums: set[int] = set()
+        self.uniform_chains: set[int] = set()
+        self.template_sums: set[int] = set()
+        self.template_cover: dict[int, list[int]] = {}
         for j in prog.live():
             nj = prog.nodes[j]
             for a in nj.args:
@@ -48,6 +51,15 @@ class CanonicalForms(Tables):
 
     def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
         raise NotImplementedError("only Summaries plans summarized chains")
+
+    def _realized_sum_summary(self, pos: list[int], neg: list[int]) -> int | None:
+        raise NotImplementedError("only Summaries plans summarized sums")
+
+    def _realized_template_sum(self, pos: list[int], neg: list[int]) -> int | None:
+        return None  # the vectorizer's (``eqsat.egraph.vectorize``)
+
+    def _uncover(self, nodes: list[int]) -> None:
+        """Emit nodes covered for a template sum (``eqsat.egraph.summaries``)."""
 
     # -- canonical forms --------------------------------------------------------
     def _covered_interiors(self) -> set[int]:
@@ -120,6 +132,15 @@ class CanonicalForms(Tables):
         pos: list[int] = []
         neg: list[int] = []
         self._sum_leaves(i, 1, pos, neg, top=True)
+        if i in self.summarized_sums:
+            realized = self._realized_sum_summary(pos, neg)
+            if realized is not None:
+                return realized
+        if i in self.template_sums:
+            realized = self._realized_template_sum(pos, neg)
+            if realized is not None:
+                return realized  # as a realized sum of slots: no tree (``_realized_sum_summary``)
+            self._uncover(self.template_cover.get(i, []))
         name = self._signed_tree(pos, neg, inert=i in self.summarized_sums)
         self._slot_sum_summary(name, pos, neg)
         return name

@@ -55,8 +55,9 @@ POLL_S = 0.05
 #: a new checkpoint after an iteration only when the newest is this old (each costs a fork):
 #: a stop from outside loses at most this much saturation
 CHECKPOINT_EVERY_S = 0.25
-#: how long past the deadline a told checkpoint may take to hand back (else: no e-graph)
-HAND_BACK_GRACE_S = 10.0
+#: how long after the saturation's stop a told checkpoint may always take to hand back (else:
+#: no e-graph); it may take longer while the caller's deadline, less its reserve, allows
+HAND_BACK_MIN_S = 1.0
 #: seconds per e-node the stages after saturation take (analysis, serialization, extraction,
 #: placement, the random-input check), the larger of two measurements on a quiet machine: a
 #: 2,000-op random arithmetic program, 10,776 e-nodes, 4.2 s after saturation (0.39 ms per
@@ -90,13 +91,16 @@ class Built:
 
 
 def build(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
-          deadline: float) -> Built:
-    """The saturated e-graph of ``prog`` by ``deadline`` (see the module docstring)."""
+          deadline: float, reserve: float = 0.0) -> Built:
+    """The saturated e-graph of ``prog`` by ``deadline`` (see the module docstring).
+    ``reserve``: the seconds the caller needs after this stage if it gets no e-graph (the
+    source program's own management and report): a checkpoint told to hand back is waited
+    for until ``deadline - reserve`` (at least ``HAND_BACK_MIN_S``), not past the deadline."""
     budget = min(limits.time_s, max(0.0, deadline - time.perf_counter()))
     limits = replace(limits, time_s=budget)
     if not hasattr(os, "fork") or os.environ.get("EQSAT_IN_PROCESS") == "1":
         return _in_process(prog, rulesets, limits, analysis_nodes)
-    return _Supervisor(prog, rulesets, limits, analysis_nodes, deadline).run()
+    return _Supervisor(prog, rulesets, limits, analysis_nodes, deadline, reserve).run()
 
 
 def _in_process(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float) -> Built:
@@ -147,10 +151,11 @@ class _Supervisor:
     """The caller's side: fork the worker, follow its messages, stop it, collect the result."""
 
     def __init__(self, prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
-                 deadline: float) -> None:
+                 deadline: float, reserve: float = 0.0) -> None:
         self.prog, self.rulesets, self.limits = prog, rulesets, limits
         self.analysis_nodes = analysis_nodes
         self.deadline = deadline
+        self.reserve = reserve
         self.stop_at = time.perf_counter() + limits.time_s  # the saturation budget
         self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-stage-"))
         self.buf = b""
@@ -240,7 +245,10 @@ class _Supervisor:
             os.write(go_w, reason.encode())
         except BrokenPipeError:  # no checkpoint left to hand back an e-graph
             return self._nothing(reason, start, "saturate")
-        while time.perf_counter() < max(self.deadline, self.stop_at) + HAND_BACK_GRACE_S:
+        # the checkpoint analyses and serializes its e-graph; past ``deadline - reserve`` the
+        # caller would overrun its deadline with the source's own fallback, so it stops waiting
+        # (a big e-graph under load could take 10 s and more: a 20,000-op program)
+        while time.perf_counter() < max(self.deadline - self.reserve, self.stop_at + HAND_BACK_MIN_S):
             for m in self._messages(msg_r, POLL_S):
                 if m["ev"] in ("done", "error"):
                     return self._result(m, loaded_at, start)

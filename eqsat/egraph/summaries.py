@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from eqsat.algebra import rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
+from eqsat.egraph import linrot_load
 from eqsat.egraph.canonical import BALANCED_ONLY_LEAVES, CanonicalForms
 
 CONST_TERM = (-1, 0)  # the key of a linear form's constant term (``Summaries._linear_form``)
@@ -56,10 +57,39 @@ class Summaries(CanonicalForms):
         summary = self.node("LinRot", self.name[src], rotpoly.key(p, slots), slots)
         self.unions.append((name, self.node("Ext", summary, 0)))
 
+    def _realized_sum_summary(self, pos: list[int], neg: list[int]) -> int | None:
+        """A summarized sum (``summarized_sums``) as ``Ext(LinRot(v, p), 0)`` realized at load
+        (``eqsat.egraph.linrot_load``), or None when the rules find no realization there: then
+        the caller loads the inert source beside the summary (``_slot_sum_summary``). A
+        realized summary needs no inert twin: the source program itself stays the fallback of
+        the whole call (``eqsat.pipeline.optimize`` never returns something costlier), and
+        the twin was most of the e-graph (16,383 ``AddI`` and 16,384 ``ExtI`` for a
+        16,384-slot sum) that every stage after saturation walked."""
+        src = {self.prog.nodes[x].args[0] for x in pos + neg}
+        v = src.pop()
+        if self.prog.nodes[v].op in ("const", "empty"):
+            return None
+        slots = self.prog.nodes[v].type.slots
+        poly: dict[int, int] = {}
+        for sign, leaves in ((1, pos), (-1, neg)):
+            for leaf in leaves:
+                k = int(self.prog.nodes[leaf].attrs[0])  # type: ignore[call-overload]
+                poly[k] = poly.get(k, 0) + sign
+        p = rotpoly.normalize(poly, slots)
+        if not p:
+            return None
+        key = rotpoly.key(p, slots)
+        realizer = linrot_load.Realizer(self, slots)
+        lin, ok = realizer.linrot(self.name[v], key)
+        return self.node("Ext", lin, 0) if ok else None
+
     def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
-        """A long chain whose elements are linear forms of slots: its source form with inert
-        elements, unioned with the gathers of the linear forms (``_plan_summaries``)."""
-        source = list(base_parts)
+        """A long chain whose elements are linear forms of slots: the gathers of the linear
+        forms (``_plan_summaries``), realized at load (``eqsat.egraph.linrot_load``); when
+        some gather finds no realization there, its source form with inert elements is loaded
+        too and unioned with them. (A realized chain needs no inert twin, as a realized sum:
+        ``_realized_sum_summary``; the twin of a 128x128 box blur was 150,000 e-nodes.)"""
+        source: list[int | tuple[int, int]] = list(base_parts)  # (element, slot): its inert form, if needed
         groups: dict[tuple[int, str], list[int]] = {}
         consts: dict[int, int] = {}
         summary = list(base_parts)
@@ -71,7 +101,7 @@ class Summaries(CanonicalForms):
                 source.append(place)
                 summary.append(place)
                 continue
-            source.append(self.node("Place", self._inert_tree(e), slot, slots))
+            source.append((e, slot))
             by_src: dict[int, dict[int, int]] = {}
             for (v, j), c in form.items():
                 if (v, j) == CONST_TERM:
@@ -83,12 +113,28 @@ class Summaries(CanonicalForms):
                 poly = rotpoly.normalize(q, slots)
                 if poly:
                     groups.setdefault((v, rotpoly.key(poly, slots)), []).append(slot)
+        realizer = linrot_load.Realizer(self, slots)
+        realized = True
         for (v, key), sel in groups.items():
             lin = self.node("LinRot", self.name[v], key, slots)
-            summary.append(self.node("Gather", lin, 0, set_key(sel), slots))
+            if self.prog.nodes[v].op in ("const", "empty"):  # the rules' guard: a base that varies
+                summary.append(self.node("Gather", lin, 0, set_key(sel), slots))
+                realized = False
+                continue
+            gather, ok = realizer.gather(lin, self.name[v], key, 0, set_key(sel))
+            summary.append(gather)
+            realized = realized and ok
         if any(consts.values()):
             summary.append(self.node("Dense", dense_key(tuple(consts.get(j, 0) for j in range(slots))), slots))
-        top = self._balanced("AddI", source)
+        if realized and summary:
+            top = self._balanced("Add", summary)
+            if len(summary) == 1 and len(groups) == 1 and len(next(iter(groups.values()))) == slots:
+                # every slot holds one relative linear form of one vector: the vector form
+                # (``eqsat.egraph.vectorize``) would be this very ``LinRot``, read slot by slot
+                self.uniform_chains.add(top)
+            return top
+        parts = [x if isinstance(x, int) else self.node("Place", self._inert_tree(x[0]), x[1], slots) for x in source]
+        top = self._balanced("AddI", parts)
         if summary:
             self.unions.append((top, self._balanced("Add", summary)))
         return top
@@ -132,6 +178,8 @@ class Summaries(CanonicalForms):
         self.linear: dict[int, dict[tuple[int, int], int]] = {}
         self.summarized_chains: set[int] = set()
         self.summarized_sums: set[int] = set()
+        self.uniform_chains: set[int] = set()  # realized summaries of one shift-invariant form
+        self.template_sums: set[int] = set()
         leaves: set[int] = set()
         absorbed: set[int] = set(self.covered)
         for i in self.prog.live():
@@ -165,6 +213,8 @@ class Summaries(CanonicalForms):
                     self.summarized_sums.add(i)
                     absorbed.add(i)
                     leaves.update(pos + neg)
+                elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
+                    self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
         # the interiors of linear elements, and the extracts nothing else reads
         for e, _ in self.linear.items():
             if self.prog.nodes[e].op != "extract" and self._single_use(e):
@@ -186,6 +236,37 @@ class Summaries(CanonicalForms):
                     self.covered.add(x)
                     pending.discard(x)
                     changed = True
+        # the terms of a template sum, where nothing else reads them: not loaded when the sum
+        # is realized (``_realized_template_sum``), emitted after all when it is not (``_uncover``)
+        self.template_cover: dict[int, list[int]] = {}
+        self.template_sums -= absorbed | self.covered  # inside a summarized chain: never emitted
+        for i in self.template_sums:
+            pos, neg = [], []
+            self._sum_leaves(i, 1, pos, neg, top=True)
+            sub: set[int] = set()
+            stack = pos + neg
+            while stack:
+                x = stack.pop()
+                op = self.prog.nodes[x].op
+                if x in sub or op not in ("add", "sub", "mul", "neg", "extract", "const"):
+                    continue
+                sub.add(x)
+                if op in ("add", "sub", "mul", "neg"):
+                    stack.extend(self.prog.nodes[x].args)
+            newly: list[int] = []
+            for x in sorted(sub, reverse=True):  # users before what they read
+                if x not in results and x not in self.covered and all(
+                        u == i or u in self.covered for u in users.get(x, [])):
+                    self.covered.add(x)
+                    newly.append(x)
+            self.template_cover[i] = newly
+
+    def _uncover(self, nodes: list[int]) -> None:
+        """Emit ``nodes`` (covered for a template sum that found no realization) after all."""
+        self.covered.difference_update(nodes)
+        for x in sorted(nodes):
+            if x not in self.name:
+                self._emit(x)  # type: ignore[attr-defined]
 
     def _chain_elements(self, top: int) -> list[int]:
         n = self.prog.nodes[top]

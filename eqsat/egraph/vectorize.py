@@ -40,6 +40,7 @@ import numpy as np
 
 from eqsat.algebra import linmap, rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
+from eqsat.egraph import linrot_load
 from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import Summaries
 
@@ -77,10 +78,64 @@ class ChainVectorizer(Summaries):
             if i not in self.name:
                 continue
             if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
+                if self.name[i] in self.uniform_chains:
+                    continue  # its summary is the vector form already (``Summaries._summarized_chain``)
                 form = self._vector_form(i)
                 if form is not None:
                     self.unions.append((self.name[i], form))
         self._vectorize_results()
+
+    def _realized_template_sum(self, pos: list[int], neg: list[int]) -> int | None:
+        """A long sum whose terms are polynomials of slot reads (``x[i] * y[i]``, ``(x[i] -
+        y[i])^2``) as ``Ext(LinRot(V, sum over a of rho^a), 0)``: term ``t`` is read relative to
+        its anchor ``a`` (its smallest slot read), ``V`` holds term ``t``'s template in slot
+        ``a`` (``_slots_form``; the other slots are free), and the reduction over the anchors
+        is realized at load (``eqsat.egraph.linrot_load``). None when a term is not such a
+        polynomial, two terms share an anchor, reads differ in slot count, ``V`` has nothing
+        to share, or the reduction finds no realization."""
+        if not hasattr(self, "_vec_memo"):
+            self._vec_memo, self._nested, self._nested_id = {}, {}, 0
+        polys: dict[int, Poly] = {}
+        width = 0
+        for sign, terms in ((1, pos), (-1, neg)):
+            for t in terms:
+                if self._scalar_const(t) == 0:
+                    continue  # a loop's sum starts at 0
+                reads = self._reads_at([t])
+                widths = {self.prog.nodes[x].type.slots for x, _ in reads}
+                if len(widths) != 1 or (width and widths != {width}):
+                    return None
+                width = widths.pop()
+                anchor = min(j for _, j in reads)
+                p = self._poly(t, anchor, width, {})
+                if p is None or anchor in polys or any(a[0] != "r" for m in p for a in m if a[0] != "s"):
+                    return None
+                polys[anchor] = {m: sign * c for m, c in p.items()}
+        if width < 2:
+            return None
+        vec = self._slots_form(polys, width, set(polys))
+        if vec is None:
+            return None
+        key = rotpoly.key(rotpoly.normalize(dict.fromkeys(polys, 1), width), width)
+        lin, ok = linrot_load.Realizer(self, width).linrot(vec, key)
+        return self.node("Ext", lin, 0) if ok else None
+
+    def _reads_at(self, roots: list[int]) -> set[tuple[int, int]]:
+        """The slot reads ``(tensor, slot)`` under the scalar arithmetic of ``roots``."""
+        out: set[tuple[int, int]] = set()
+        seen: set[int] = set()
+        stack = list(roots)
+        while stack:
+            i = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            node = self.prog.nodes[i]
+            if node.op == "extract" and not self.prog.nodes[node.args[0]].type.is_scalar:
+                out.add((node.args[0], int(node.attrs[0])))  # type: ignore[call-overload]
+            elif node.op in ("add", "sub", "mul", "neg"):
+                stack.extend(node.args)
+        return out
 
     def _vectorize_results(self) -> None:
         """Several scalar results: result number ``k`` among them is slot ``k`` of one vector

@@ -15,7 +15,11 @@ class PlacementError(InfeasibleError):
 
 
 def strip_mgmt(prog: Program, keep: frozenset[str] = frozenset()) -> Program:
-    """The program without management ops (identities on values), except ``keep``."""
+    """The program without management ops (identities on values), except ``keep``; ``prog``
+    itself when it holds none (the common case: a rebuild cost a pass over a big source,
+    about ten times per call of the optimizer)."""
+    if not any(prog.nodes[i].op in MGMT_OPS and prog.nodes[i].op not in keep for i in prog.live()):
+        return prog
     b = Builder.like(prog)
     remap: dict[int, int] = {}
     for i in prog.live():

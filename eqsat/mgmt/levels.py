@@ -192,7 +192,8 @@ def levels_needed(prog: Program, scheme: str) -> int:
 
 def _with_bootstraps(base: Program, scheme: str, lv: int, bootstrap: bool, time_limit: float) -> Program:
     """``base`` (no management ops) with the ILP's bootstraps inserted (none if it fits)."""
-    boot = bootstrap_points(base, scheme, lv, allow=bootstrap, time_limit=time_limit)
+    # bootstraps have no ILP-free fallback: their ILP gets a second even past the deadline
+    boot = bootstrap_points(base, scheme, lv, allow=bootstrap, time_limit=max(time_limit, 1.0))
     return insert_after(base, boot, "bootstrap") if boot else base
 
 
@@ -271,7 +272,8 @@ def place_rescale(prog: Program, max_level: int | None = None, *, bootstrap: boo
     base = strip_mgmt(prog, keep=keep)
     lv = levels_needed(base, "ckks") if max_level is None else max_level
     booted = base if fixed_bootstraps else _with_bootstraps(base, "ckks", lv, bootstrap, time_limit)
-    points = rescale_points(booted, time_limit=time_limit) if lazy else None
+    # no time left for the lazy ILP (``time_limit <= 0``): rescale after every product
+    points = rescale_points(booted, time_limit=time_limit) if lazy and time_limit > 0 else None
     return _Leveler(booted, lv, points).run("ckks")
 
 

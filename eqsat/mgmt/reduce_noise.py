@@ -48,8 +48,10 @@ def solve_placement(prog: Program, *, time_limit: float = 10.0) -> tuple[Program
 
     Existing management ops are kept (reduce_noise/bootstrap count as fresh).  Raises
     ``noise.NoiseError`` if no placement fits; on a time limit returns the best found
-    (or the greedy placement, ``info["fallback"] = "greedy"``).
+    (or the greedy placement, ``info["fallback"] = "greedy"``; at once when ``time_limit <= 0``).
     """
+    if time_limit <= 0:  # no time left for an ILP
+        return place_greedy(prog), {"status": "time_limit", "fallback": "greedy"}
     pb = program_problem(prog)
     sol = solve(pb, with_noise=True, reduce_cost=1.0, time_limit=time_limit,
                 warm={cd.cls: j for j, cd in enumerate(pb.cands)})

@@ -25,6 +25,10 @@ from eqsat.models.cost import CostTable
 
 def rotations_by_input(prog: Program) -> dict[int, int]:
     """Secret value id -> the number of ring rotations of it in ``prog`` (see the module)."""
+    return dict(prog.cached("rotations_by_input", lambda: _rotations_by_input(prog)))
+
+
+def _rotations_by_input(prog: Program) -> dict[int, int]:
     out: dict[int, int] = {}
     for i in prog.live():
         n = prog.nodes[i]
@@ -63,7 +67,7 @@ def program_cost(prog: Program, costs: CostTable) -> float:
     total = costs.total(op_counts(prog)) - costs.hoisted_saving * hoisted_rotations(prog)
     extra = ragged_surcharge(costs)
     if extra:
-        total += extra * sum(_ragged_rotations(prog, i) for i in prog.live())
+        total += extra * prog.cached("ragged", lambda: sum(_ragged_rotations(prog, i) for i in prog.live()))
     return total
 
 

@@ -1,0 +1,128 @@
+"""A rotation polynomial (``LinRot``) realized at load: the ``slots`` realization rules applied in Python.
+
+In: the load tables (``eqsat.egraph.tables.Tables``), the node id of a ``LinRot(v, p, n)`` row,
+the node id of its base ``v``, the polynomial's key ``p`` (``eqsat.algebra.rotpoly``) and the
+slot count ``n``. Out: rows and unions that put every realization those rules give into the
+``LinRot`` node's class; the return value is that node id.
+
+Every step is one rule of ``rules/slots.py``, with that rule's own oracles
+(``eqsat.rulespec.slot_oracles``) and conditions: ``lin-one`` (``LinRot(v, 1) = v``),
+``lin-mono`` (one rotation), ``lin-neg-mono``, ``lin-scaled-mono`` and
+``lin-scaled-mono-neg`` (one rotation times a constant), ``lin-split`` (two halves of a
+small polynomial), ``lin-complement`` (a full reduction plus a few terms) and
+``lin-factor-0``/``lin-factor-1`` (``LinRot(v, f g) = LinRot(LinRot(v, f), g)``). The
+``LinRot`` nodes themselves stay, so saturation's rules see them and find their right sides
+present already. Rules that need a context (``lin-shift-normal``, ``lin-centered``: an
+enclosing ``Place`` or ``Gather``) are left to saturation.
+
+Why at load: through saturation a full reduction of ``n`` slots is realized one halving
+about every three iterations (factor, split the inner factor, factor the outer one on the
+new base): a sum of 16,384 slots needed about 43 iterations, past the default limit of 40,
+and came back unoptimized. Here it is one pass of the oracles over log2(n) levels.
+"""
+
+from __future__ import annotations
+
+from eqsat.egraph.tables import Tables
+from eqsat.rulespec import slot_oracles as o
+
+#: at most this many rows per realization: the rules at saturation are bounded by its limits,
+#: this pass by this budget (a 16,384-slot reduction takes about 100)
+MAX_ROWS = 20_000
+
+
+def realize(t: Tables, lin: int, v: int, p: str, n: int) -> bool:
+    """Union into the class of ``lin`` (the row ``LinRot(v, p, n)``) every realization the
+    ``slots`` rules give it, recursively; whether one of them is made of ciphertext ops only
+    (rotations, additions, products by constants: extraction can price it), taking the base
+    ``v`` as such."""
+    return Realizer(t, n).realize(lin, v, p)
+
+
+class Realizer:
+    """The ``slots`` realization rules at load, over the polynomials of one slot count ``n``;
+    remembers each ``LinRot(base, key)`` it made and whether it is realized."""
+
+    def __init__(self, t: Tables, n: int) -> None:
+        self.t = t
+        self.n = n
+        self.memo: dict[tuple[int, str], int] = {}
+        self.done: dict[int, bool] = {}  # a LinRot row -> realized (False while in progress)
+        self.rows = 0
+
+    def _node(self, op: str, *args: int | str) -> int:
+        self.rows += 1
+        return self.t.node(op, *args)
+
+    def linrot(self, v: int, p: str) -> tuple[int, bool]:
+        """The row of ``LinRot(v, p)``, realized (memoized by base and key), and whether it is."""
+        got = self.memo.get((v, p))
+        if got is not None:
+            return got, self.done.get(got, False)
+        lin = self._node("LinRot", v, p, self.n)
+        return lin, self.realize(lin, v, p)
+
+    def gather(self, lin: int, v: int, p: str, k: int, sel: str) -> tuple[int, bool]:
+        """``Gather(LinRot(v, p), k, sel)`` (``lin`` its ``LinRot`` row, not yet realized) with
+        its realizations: ``lin-centered`` (the gather is its context), then ``gather-full``,
+        ``gather-full-0``, ``gather-mask`` or ``gather-mask-0``; the row and whether it is realized."""
+        n = self.n
+        g = self._node("Gather", lin, k, sel, n)
+        ok = self.realize(lin, v, p)
+        s = o.centered_shift(p, n)
+        if s != 0:  # lin-centered
+            core, core_ok = self.linrot(v, o.centered_core(p, n))
+            self.t.unions.append((lin, self._node("Rot", core, s)))
+            ok = ok or core_ok
+            self.done[lin] = ok
+        rot = lin if k == 0 else self._node("Rot", lin, k)
+        alt = rot if o.is_full(sel, n) else self._node("Mul", rot, self._node("Mask", sel, n))
+        self.t.unions.append((g, alt))
+        return g, ok
+
+    def realize(self, lin: int, v: int, p: str) -> bool:
+        """Realize the row ``lin`` = ``LinRot(v, p)``; whether it is realized."""
+        n = self.n
+        if lin in self.done:
+            return self.done[lin]
+        self.memo[(v, p)] = lin
+        self.done[lin] = False  # a cycle through ``lin`` realizes nothing
+        if self.rows > MAX_ROWS:
+            return False  # saturation takes the rest
+        alts: list[tuple[int, bool]] = []
+        if p == o.mono(0, 1, n):  # lin-one
+            alts.append((v, True))
+        k = o.single_offset(p, n)
+        if o.single_is(p, n, 1) and k != 0:  # lin-mono
+            alts.append((self._node("Rot", v, k), True))
+        if o.single_is(p, n, -1):  # lin-neg-mono
+            one, ok = self.linrot(v, o.mono(k, 1, n))
+            alts.append((self._node("Neg", one), ok))
+        c = o.single_abs_coef(p, n)
+        if c > 1 and o.single(p, n):  # lin-scaled-mono, lin-scaled-mono-neg
+            one, ok = self.linrot(v, o.mono(k, 1, n))
+            scaled = self._node("Mul", one, self._node("Num", c, n))
+            alts.append((scaled if o.single_sign(p, n) else self._node("Neg", scaled), ok))
+        if o.canonical(p, n):
+            a = o.half(p, n, 0)
+            if a:  # lin-split
+                (x, xo), (y, yo) = self.linrot(v, a), self.linrot(v, o.half(p, n, 1))
+                alts.append((self._node("Add", x, y), xo and yo))
+            full = o.complement(p, n, 0)
+            if full:  # lin-complement
+                (x, xo), (y, yo) = self.linrot(v, full), self.linrot(v, o.complement(p, n, 1))
+                alts.append((self._node("Add", x, y), xo and yo))
+            for j in (0, 1):  # lin-factor-0, lin-factor-1 (the second not for progressions)
+                f = o.factor_inner(p, n, j)
+                if not f or (j == 1 and o.progression(p, n)):
+                    continue
+                inner, inner_ok = self.linrot(v, f)
+                outer, outer_ok = self.linrot(inner, o.factor_outer(p, n, j))
+                alts.append((outer, inner_ok and outer_ok))
+        ok = False
+        for alt, alt_ok in alts:
+            ok = ok or alt_ok
+            if alt != lin:
+                self.t.unions.append((lin, alt))
+        self.done[lin] = ok
+        return ok
