@@ -202,6 +202,11 @@ def _optimize_batch(args: argparse.Namespace, inputs: list[str]) -> int:
         raise UserError("-o names one output; with several inputs use --out-dir", path=inputs[0])
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    if len(inputs) > 1:
+        # the rules declared once here: each input's e-graph worker (a fork) starts from a copy
+        from eqsat.egraph import session
+
+        session.prepare_default()
     reports: dict[str, object] = {}
     status = 0
     for path in inputs:

@@ -41,6 +41,8 @@ WARM_MODULES = (
     "eqsat.cli", "eqsat.pipeline", "eqsat.frontend.mlir", "eqsat.rules", "eqsat.egraph.guard",
     "eqsat.extract.ilp", "eqsat.extract.levels", "eqsat.mgmt", "eqsat.mgmt.reduce_noise", "eqsat.layout_search",
     "eqsat.interp", "eqsat.api", "highspy", "rich.console", "eqsat.backend.executor",
+    # oracles' lazy imports: a request's fork would import them again every time (sympy 1-3 s)
+    "sympy", "eqsat.algebra.rotfactor", "eqsat.algebra.chains",
 )
 IDLE_TIMEOUT_S = 7200.0
 
@@ -71,9 +73,12 @@ def warm() -> list[str]:
     # the default rules and the noise analysis declared once: each request's e-graph starts
     # from a copy (egglog declares without its thread pool; the server never runs a rule)
     from eqsat.egraph import session
-    from eqsat.rules import SCHEDULES
 
-    session.prepare([*SCHEDULES["default"], compiled.NOISE])
+    session.prepare_default()
+    with contextlib.suppress(ImportError):  # the chain search's compiled kernel (numba), loaded once
+        from eqsat.algebra import chains
+
+        chains.load_compiled()
     return failed
 
 
