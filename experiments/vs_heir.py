@@ -391,7 +391,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     ys = range(len(both))
     h = 0.4
     ax1.barh([y - h / 2 for y in ys], [float(r["eqsat_s"]) for r in both], h,
-             color="tab:blue", label="eqsat optimize")
+             color="tab:blue", label=f"eqsat optimize ({both[0].get('eqsat_mode', 'cold') if both else ''})")
     ax1.barh([y + h / 2 for y in ys], [float(r["heir_s"]) for r in both], h,
              color="tab:orange", label="heir-opt")
     ax1.set_yticks(list(ys), names, fontsize=7)
