@@ -302,9 +302,20 @@ def solve(
         row = {xv[j]: 1.0 for j in usable[c]}
         row[yv[c]] = -1.0
         m.row(row, 0.0, 0.0)
+        # a child class is needed by the sum of the class's nodes that use it: one row per
+        # (class, child) -- valid since at most one node of a class is chosen, and tighter in
+        # the LP relaxation than one row per (node, child), where a class split over several
+        # nodes that share a child needs that child only at the largest fraction
+        users: dict[int, list[int]] = {}
         for j in usable[c]:
             for ch in set(pb.cands[j].children):
-                m.row({xv[j]: 1.0, yv[ch]: -1.0}, -math.inf, 0.0)
+                users.setdefault(ch, []).append(j)
+        for ch, js in users.items():
+            row = {xv[j]: 1.0 for j in js}
+            row[yv[ch]] = row.get(yv[ch], 0.0) - 1.0
+            m.row(row, -math.inf, 0.0)
+        for j in usable[c]:
+            for ch in set(pb.cands[j].children):
                 if c in comp and comp.get(ch) == comp[c]:
                     big = float(comp_size[comp[c]])
                     m.row({tv[c]: 1.0, tv[ch]: -1.0, xv[j]: -big}, 1.0 - big, math.inf)

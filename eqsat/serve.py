@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import gc
 import importlib
 import os
 import select
@@ -41,6 +42,8 @@ WARM_MODULES = (
     "eqsat.cli", "eqsat.pipeline", "eqsat.frontend.mlir", "eqsat.rules", "eqsat.egraph.guard",
     "eqsat.extract.ilp", "eqsat.extract.levels", "eqsat.mgmt", "eqsat.mgmt.reduce_noise", "eqsat.layout_search",
     "eqsat.interp", "eqsat.api", "highspy", "rich.console", "eqsat.backend.executor",
+    # oracles' lazy imports: a request's fork would import them again every time (sympy 1-3 s)
+    "sympy", "eqsat.algebra.rotfactor", "eqsat.algebra.chains",
 )
 IDLE_TIMEOUT_S = 7200.0
 
@@ -71,9 +74,12 @@ def warm() -> list[str]:
     # the default rules and the noise analysis declared once: each request's e-graph starts
     # from a copy (egglog declares without its thread pool; the server never runs a rule)
     from eqsat.egraph import session
-    from eqsat.rules import SCHEDULES
 
-    session.prepare([*SCHEDULES["default"], compiled.NOISE])
+    session.prepare_default()
+    with contextlib.suppress(ImportError):  # the chain search's compiled kernel (numba), loaded once
+        from eqsat.algebra import chains
+
+        chains.load_compiled()
     return failed
 
 
@@ -95,6 +101,10 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
         print(f"eqsat serve: a server already runs on {path}", file=sys.stderr)
         return 3
     warm()
+    # everything imported so far lives as long as the server: out of the garbage collector's
+    # reach, a full collection in a request (which walked the millions of objects of xDSL,
+    # egglog, sympy...: 0.1-0.3 s each) visits only what the request allocated
+    gc.freeze()
     with contextlib.suppress(FileNotFoundError):
         path.unlink()  # a socket left by a server that was killed
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

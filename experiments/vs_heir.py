@@ -15,8 +15,24 @@ Each kernel goes through HEIR's pipeline for its kind, as HEIR's own lit tests r
   scheme=bgv" --mlir-to-bgv`` (HEIR's BGV pipeline as its OpenFHE examples run it; it also
   places relinearizations and modulus switches).
 
-and through ``eqsat optimize --json`` (default options), each as a separate process, the
-two alternating, wall clock of the whole process, median of ``--repeats``.  Counted in
+and through ``eqsat optimize`` (default options).  eqsat is measured the way a user running
+many kernels runs it, and also cold (``--modes``, default ``warm,batch,cold``; the first listed
+gives the headline column ``eqsat_s`` and the counts, every mode gets its own column):
+
+* ``warm`` (``eqsat_warm_s``): ``eqsat serve`` started once by this script (its own socket
+  folder, stopped at the end); per kernel the wall clock of the whole ``eqsat optimize
+  KERNEL --json`` command, the thin client's interpreter start-up included, as ``heir-opt``'s
+  own process start-up is in HEIR's number;
+* ``batch`` (``eqsat_batch_s``): one ``eqsat optimize K1 K2 ... --out-dir D --json`` process
+  per repeat over all kernels (start-up paid once); per kernel its report's ``time_s`` plus
+  its ``timings.parse``; the start-up the process paid once (its wall clock minus the
+  kernels' times) is printed, and counted in the batch total;
+* ``cold`` (``eqsat_cold_s``): a new ``eqsat optimize KERNEL --json`` process per kernel,
+  no server (``EQSAT_NO_SERVER=1``), wall clock of the whole process: what one command costs
+  on a machine that runs nothing else of eqsat.
+
+The per-kernel runs alternate (cold, warm, HEIR) so a drift in machine load hits all; median
+of ``--repeats``; the load average before each kernel is in ``load_avg``.  Counted in
 HEIR's output: rotations (any ``*.rotate*`` op), ct x ct multiplications (``bgv.mul`` /
 ``ckks.mul``, or an ``arith.mul*`` whose two operands both depend on a secret value) and
 relinearizations (any ``*.relinearize`` op; the vectorizer pipeline places none, so its
@@ -32,7 +48,8 @@ HEIR; ``*_moves`` = rotations + slot accesses, the fair comparison of the two) a
 ``vs_heir.png`` (wall time per kernel for both tools on a log axis, and rotations of eqsat
 against HEIR's).
 
-Run: ``python experiments/vs_heir.py [--repeats 3] [--only sum_8,dot] [--timeout 600]``.
+Run: ``python experiments/vs_heir.py [--repeats 3] [--only sum_8,dot] [--timeout 600]
+[--modes warm,batch,cold]``.
 """
 
 from __future__ import annotations
@@ -40,10 +57,13 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -61,7 +81,9 @@ PIPELINES = {"vectorizer": VECTORIZER, "mlir-to-bgv": TO_BGV}
 FIELDS = ["kernel", "source", "heir_pipeline",
           "eqsat_status", "eqsat_rotations", "eqsat_muls", "eqsat_relins", "eqsat_slot_accesses", "eqsat_s",
           "heir_status", "heir_rotations", "heir_muls", "heir_relins", "heir_slot_accesses", "heir_s",
-          "time_ratio", "repeats", "eqsat_moves", "heir_moves"]
+          "time_ratio", "repeats", "eqsat_moves", "heir_moves",
+          "eqsat_mode", "eqsat_warm_s", "eqsat_batch_s", "eqsat_cold_s", "cold_ratio", "load_avg"]
+MODES = ("warm", "batch", "cold")
 
 
 def kernels(root: Path = ROOT) -> list[Path]:
@@ -191,10 +213,10 @@ class Run:
         self.counts = counts
 
 
-def _timed(cmd: list[str], timeout: float) -> tuple[int, str, str, float]:
+def _timed(cmd: list[str], timeout: float, env: dict[str, str] | None = None) -> tuple[int, str, str, float]:
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env)
     except subprocess.TimeoutExpired:
         return -1, "", "timeout", time.perf_counter() - start
     return proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - start
@@ -213,15 +235,78 @@ def _json_report(out: str) -> dict[str, Any]:
     return obj
 
 
-def run_eqsat(path: Path, timeout: float) -> Run:
-    rc, out, err, secs = _timed([*eqsat_command(), "optimize", str(path), "--json"], timeout)
-    if rc != 0:
-        return Run("timeout" if rc == -1 else f"rejected: {_first_line(err)}", [secs])
-    ops = _json_report(out)["after"]["ops"]
+def _eqsat_counts(report: dict[str, Any]) -> Counts:
+    ops = report["after"]["ops"]
     assert isinstance(ops, dict)
-    counts = Counts(int(ops.get("rotate", 0)), int(ops.get("mul", 0)), int(ops.get("relinearize", 0)),
-                    int(ops.get("extract", 0)) + int(ops.get("insert", 0)), dict(ops))
-    return Run("ok", [secs], counts)
+    return Counts(int(ops.get("rotate", 0)), int(ops.get("mul", 0)), int(ops.get("relinearize", 0)),
+                  int(ops.get("extract", 0)) + int(ops.get("insert", 0)), dict(ops))
+
+
+class Eqsat:
+    """How eqsat is run: ``cold`` (own process, no server) or ``warm`` (through the server this
+    object starts in a private socket folder, ``start``/``stop``)."""
+
+    def __init__(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-vs-heir-"))
+        runtime = self.tmp / "run"
+        runtime.mkdir(mode=0o700)
+        self.warm_env = {k: v for k, v in os.environ.items() if k != "EQSAT_NO_SERVER"}
+        self.warm_env["XDG_RUNTIME_DIR"] = str(runtime)
+        self.cold_env = dict(self.warm_env, EQSAT_NO_SERVER="1")
+        self.started = False
+
+    def start(self) -> None:
+        """Start ``eqsat serve`` and check that a command reaches it."""
+        subprocess.run([*eqsat_command(), "serve", "start"], env=self.warm_env, cwd=ROOT, check=True,
+                       capture_output=True, text=True)
+        self.started = True
+        status = subprocess.run([*eqsat_command(), "serve", "status"], env=self.warm_env, cwd=ROOT,
+                                capture_output=True, text=True)
+        if "requests served" not in status.stdout + status.stderr:
+            raise SystemExit(f"vs_heir: eqsat serve did not start: {status.stdout}{status.stderr}")
+
+    def stop(self) -> None:
+        if self.started:
+            subprocess.run([*eqsat_command(), "serve", "stop"], env=self.warm_env, cwd=ROOT, capture_output=True)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run(self, path: Path, timeout: float, mode: str) -> Run:
+        """One ``eqsat optimize --json`` command, ``cold`` or ``warm``: wall clock of the whole command."""
+        env = self.warm_env if mode == "warm" else self.cold_env
+        rc, out, err, secs = _timed([*eqsat_command(), "optimize", str(path), "--json"], timeout, env)
+        if rc != 0:
+            return Run("timeout" if rc == -1 else f"rejected: {_first_line(err)}", [secs])
+        return Run("ok", [secs], _eqsat_counts(_json_report(out)))
+
+    def batch(self, paths: list[Path], timeout: float) -> tuple[dict[Path, Run], float]:
+        """One ``eqsat optimize P1 P2 ... --out-dir D --json`` process (no server): per kernel
+        its report's ``time_s`` + ``timings.parse``; and the process's wall clock."""
+        out_dir = self.tmp / "batch"
+        rc, out, err, secs = _timed([*eqsat_command(), "optimize", *map(str, paths), "--out-dir", str(out_dir),
+                                     "--json", "--quiet"], timeout, self.cold_env)
+        runs: dict[Path, Run] = {}
+        reports: dict[str, Any] = {}
+        if rc in (0, 2) and out.strip():
+            reports = _json_report(out)
+        for p in paths:
+            rep = reports.get(str(p))
+            if rep is None:
+                runs[p] = Run("timeout" if rc == -1 else f"batch failed: {_first_line(err)}", [0.0])
+            elif "error" in rep:
+                runs[p] = Run(f"rejected: {str(rep['error'])[:160]}", [0.0])
+            else:
+                t = float(rep["time_s"]) + float(rep.get("timings", {}).get("parse", 0.0))
+                runs[p] = Run("ok", [t], _eqsat_counts(rep))
+        return runs, secs
+
+
+def run_eqsat(path: Path, timeout: float) -> Run:
+    """A cold ``eqsat optimize --json`` process (no server)."""
+    runner = Eqsat()
+    try:
+        return runner.run(path, timeout, "cold")
+    finally:
+        runner.stop()
 
 
 def run_heir(heir_opt: Path, path: Path, pipeline: list[str], timeout: float) -> Run:
@@ -238,23 +323,41 @@ def _merge(acc: Run | None, new: Run) -> Run:
     return acc
 
 
-def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float) -> dict[str, Any]:
+def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float,
+            modes: tuple[str, ...] = ("cold",), runner: Eqsat | None = None,
+            batch: dict[str, Run] | None = None) -> dict[str, Any]:
+    """One kernel's row: the per-process modes (cold, warm) and HEIR alternating, ``repeats``
+    times; ``batch`` holds the batch mode's runs when it was measured (``Eqsat.batch``)."""
     text = path.read_text()
     k = kind(text)
     pipe_name = "" if k == "noisy" else ("vectorizer" if k == "tensor" else "mlir-to-bgv")
     row: dict[str, Any] = {"kernel": path.stem, "source": path.parent.name,
-                              "heir_pipeline": pipe_name, "repeats": repeats}
-    eq: Run | None = None
+                           "heir_pipeline": pipe_name, "repeats": repeats, "eqsat_mode": modes[0],
+                           "load_avg": round(os.getloadavg()[0], 2)}
+    own = runner or Eqsat()
+    per: dict[str, Run | None] = {m: None for m in modes}
+    if batch is not None and "batch" in modes:
+        per["batch"] = batch.get(path.stem)
     he: Run | None = None
-    for _ in range(repeats):  # alternate the tools so a drift in machine load hits both
-        eq = _merge(eq, run_eqsat(path, timeout))
-        if heir_opt is not None and pipe_name:
-            he = _merge(he, run_heir(heir_opt, path, PIPELINES[pipe_name], timeout))
-        if eq.status == "timeout" or (he is not None and he.status == "timeout"):
-            break  # one timeout is the finding; do not pay it again
+    try:
+        for _ in range(repeats):  # alternate the tools so a drift in machine load hits all
+            for mode in (m for m in modes if m != "batch"):
+                per[mode] = _merge(per[mode], own.run(path, timeout, mode))
+            if heir_opt is not None and pipe_name:
+                he = _merge(he, run_heir(heir_opt, path, PIPELINES[pipe_name], timeout))
+            if any(r is not None and r.status == "timeout" for r in [*per.values(), he]):
+                break  # one timeout is the finding; do not pay it again
+    finally:
+        if runner is None:
+            own.stop()
+    for mode, r in per.items():
+        if r is not None and r.status == "ok":
+            row[f"eqsat_{mode}_s"] = round(statistics.median(r.seconds), 3)
+    eq = per[modes[0]]
     for prefix, r in (("eqsat", eq), ("heir", he)):
         if r is None:
-            row[f"{prefix}_status"] = "no heir-opt" if heir_opt is None else "no HEIR dialect (noisy)"
+            row[f"{prefix}_status"] = ("not run" if prefix == "eqsat" else
+                                       "no heir-opt" if heir_opt is None else "no HEIR dialect (noisy)")
             continue
         row[f"{prefix}_status"] = r.status
         row[f"{prefix}_s"] = round(statistics.median(r.seconds), 3)
@@ -267,6 +370,8 @@ def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float) -> 
             row[f"{prefix}_moves"] = r.counts.rotations + r.counts.slot_accesses
     if eq is not None and he is not None and eq.status == he.status == "ok":
         row["time_ratio"] = round(float(row["eqsat_s"]) / max(float(row["heir_s"]), 1e-9), 2)
+        if row.get("eqsat_cold_s") is not None:
+            row["cold_ratio"] = round(float(row["eqsat_cold_s"]) / max(float(row["heir_s"]), 1e-9), 2)
     return row
 
 
@@ -286,7 +391,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     ys = range(len(both))
     h = 0.4
     ax1.barh([y - h / 2 for y in ys], [float(r["eqsat_s"]) for r in both], h,
-             color="tab:blue", label="eqsat optimize")
+             color="tab:blue", label=f"eqsat optimize ({both[0].get('eqsat_mode', 'cold') if both else ''})")
     ax1.barh([y + h / 2 for y in ys], [float(r["heir_s"]) for r in both], h,
              color="tab:orange", label="heir-opt")
     ax1.set_yticks(list(ys), names, fontsize=7)
@@ -334,7 +439,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--only", default="", help="comma-separated name parts; keep kernels matching any (default: all)")
     ap.add_argument("--timeout", type=float, default=600.0, help="wall seconds per single run (default 600)")
     ap.add_argument("--out", type=Path, default=OUT, help="output folder for vs_heir.csv and vs_heir.png")
+    ap.add_argument("--modes", default=",".join(MODES),
+                    help="how eqsat runs, comma-separated, the first is the headline eqsat_s: warm (eqsat serve), "
+                         "batch (one process for all kernels), cold (own process per kernel) (default: %(default)s)")
     args = ap.parse_args(argv)
+    modes = tuple(m for m in args.modes.split(",") if m)
+    if not modes or any(m not in MODES for m in modes):
+        ap.error(f"--modes takes a comma-separated subset of {', '.join(MODES)}")
     heir_opt = find_heir_opt()
     if heir_opt is None:
         print("vs_heir: heir-opt not found (pip install -e '.[heir]'); skipping the HEIR comparison", file=sys.stderr)
@@ -343,24 +454,49 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     todo = [p for p in kernels() if not parts or any(s in p.stem for s in parts)]
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
-    with (args.out / "vs_heir.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, FIELDS)
-        w.writeheader()
-        for path in todo:
-            row = measure(path, heir_opt, args.repeats, args.timeout)
-            rows.append(row)
-            w.writerow(row)
-            f.flush()
-            print(", ".join(f"{k}={row.get(k, '')}" for k in FIELDS if k not in ("source", "repeats")), flush=True)
+    runner = Eqsat()
+    batch: dict[str, Run] | None = None
+    batch_walls: list[float] = []
+    try:
+        if "warm" in modes:
+            runner.start()
+        if "batch" in modes:  # first, on its own: one process over all kernels per repeat
+            batch = {}
+            for _ in range(args.repeats):
+                runs, wall = runner.batch(todo, args.timeout * len(todo))
+                batch_walls.append(wall)
+                for p, r in runs.items():
+                    batch[p.stem] = _merge(batch.get(p.stem), r)
+        with (args.out / "vs_heir.csv").open("w", newline="") as f:
+            w = csv.DictWriter(f, FIELDS)
+            w.writeheader()
+            for path in todo:
+                row = measure(path, heir_opt, args.repeats, args.timeout, modes, runner, batch)
+                rows.append(row)
+                w.writerow(row)
+                f.flush()
+                print(", ".join(f"{k}={row.get(k, '')}" for k in FIELDS if k not in ("source", "repeats")),
+                      flush=True)
+    finally:
+        runner.stop()
     plot(rows, args.out / "vs_heir.png")
     both = [r for r in rows if r.get("time_ratio") is not None]
     if both:
-        tot_e = sum(float(r["eqsat_s"]) for r in both)
         tot_h = sum(float(r["heir_s"]) for r in both)
+        for mode in modes:
+            col = [float(r[f"eqsat_{mode}_s"]) for r in both if r.get(f"eqsat_{mode}_s") is not None]
+            extra = ""
+            if mode == "batch" and batch_walls:
+                wall = statistics.median(batch_walls)
+                startup = wall - sum(float(r.get("eqsat_batch_s") or 0.0) for r in rows)
+                extra = f" + {startup:.1f} s paid once by the batch process (wall {wall:.1f} s, {len(todo)} kernels)"
+            print(f"eqsat {mode}: {sum(col):.1f} s over {len(col)} kernels{extra}")
+        tot_e = sum(float(r["eqsat_s"]) for r in both)
+        slow = [str(r["kernel"]) for r in both if float(r["time_ratio"]) > 2.0]
         more = [str(r["kernel"]) for r in both if int(r["eqsat_moves"]) > int(r["heir_moves"])]
-        print(f"total wall over {len(both)} kernels: eqsat {tot_e:.1f} s, HEIR {tot_h:.1f} s "
-              f"(ratio {tot_e / max(tot_h, 1e-9):.2f}); eqsat has more moves (rotations + slot accesses) on: "
-              f"{', '.join(more) or 'none'}")
+        print(f"total wall over {len(both)} kernels: eqsat ({modes[0]}) {tot_e:.1f} s, HEIR {tot_h:.1f} s "
+              f"(ratio {tot_e / max(tot_h, 1e-9):.2f}); slower than 2x HEIR: {len(slow)} kernels; "
+              f"eqsat has more moves (rotations + slot accesses) on: {', '.join(more) or 'none'}")
     return rows
 
 

@@ -71,6 +71,9 @@ def test_vs_heir_tiny(tmp_path: Path) -> None:
     assert by["rr_simple_sum_8"]["heir_rotations"] == 3 and by["rr_simple_sum_8"]["eqsat_rotations"] == 3
     assert by["pow8"]["heir_muls"] == 3 and by["pow8"]["eqsat_muls"] == 3 and by["pow8"]["heir_relins"] >= 1
     assert all(float(r["time_ratio"]) > 0 for r in rows)
+    # every way of running eqsat has its column, the headline one (warm) is eqsat_s
+    assert all(r["eqsat_mode"] == "warm" and r["eqsat_s"] == r["eqsat_warm_s"] for r in rows)
+    assert all(float(r["eqsat_batch_s"]) > 0 and float(r["eqsat_cold_s"]) > 0 for r in rows)
     with open(tmp_path / "vs_heir.csv") as f:
         assert len(list(csv.DictReader(f))) == 2
     assert (tmp_path / "vs_heir.png").stat().st_size > 0

@@ -224,21 +224,35 @@ def _sign_fix(positive: Chain, c: int) -> Chain:
 # --------------------------------------------------------------------------- exact search
 
 
+#: the pure-Python search stops after this many nodes of its tree (about 0.1 s; Python visits
+#: some 50,000 a second) and numba's compiled kernel takes over, for the rest of the process:
+#: most searches are small (every c below 512 needs fewer nodes), and importing numba and
+#: loading the compiled kernel costs 1-3 s in every new process (each e-graph worker is one)
+PY_SEARCH_BUDGET = 5_000
+
+
 def _search(c: int, length: int, final_sub: bool) -> list[int] | None:
     """A chain ``[1, ..., c]`` of exactly ``length`` steps, or None if none exists.
 
-    With ``final_sub`` the last step must be a difference.  Requires ``c >= 2``.
+    With ``final_sub`` the last step must be a difference.  Requires ``c >= 2``.  The same
+    kernel runs as Python first, within ``PY_SEARCH_BUDGET``, then compiled (same result).
     """
     if (1 << length) < c:
         return None
-    found = _kernels()(c, length, final_sub)
+    g = globals()
+    if hasattr(g["_search_kernel"], "py_func"):  # compiled already (numba paid): no Python first
+        found = g["_search_kernel"](c, length, final_sub, 0)
+    else:
+        found = _PY_KERNEL(c, length, final_sub, PY_SEARCH_BUDGET)
+        if len(found) == 1 and found[0] < 0:  # over budget: the compiled kernel, without one
+            found = _kernels()(c, length, final_sub, 0)
     return [int(v) for v in found] if len(found) else None
 
 
 _KERNELS = ("_last_step_ok", "_uses", "_two_steps", "_children", "_search_kernel")
 
 
-def _kernels() -> Callable[[int, int, bool], np.ndarray]:
+def _kernels() -> Callable[[int, int, bool, int], np.ndarray]:
     """The search kernel, compiled by numba on first use (importing numba costs about a
     second, which runs that never search a chain should not pay).  All kernels are
     compiled together: numba resolves the kernels' calls to each other as globals."""
@@ -324,9 +338,11 @@ def _children(member: np.ndarray, chain: np.ndarray, n: int, out: np.ndarray) ->
     return m
 
 
-def _search_kernel(c: int, length: int, final_sub: bool) -> np.ndarray:
-    """Iterative-deepening worker: one depth-first search at a fixed ``length``."""
+def _search_kernel(c: int, length: int, final_sub: bool, budget: int) -> np.ndarray:
+    """Iterative-deepening worker: one depth-first search at a fixed ``length``; with
+    ``budget`` > 0 it gives up after that many tree nodes and returns ``[-1]``."""
     empty = np.zeros(0, np.int64)
+    visited = 0
     member = np.zeros((1 << (length + 2)) + 4 * c + 8, np.bool_)
     chain = np.zeros(length + 2, np.int64)
     chain[0] = 1
@@ -351,6 +367,9 @@ def _search_kernel(c: int, length: int, final_sub: bool) -> np.ndarray:
     n = 1  # chain[:n] is the partial chain; we choose chain[n]
     count[1] = _children(member, chain, 1, kids[1])
     while n >= 1:
+        visited += 1
+        if budget > 0 and visited > budget:
+            return np.full(1, -1, np.int64)
         if pos[n] >= count[n]:
             n -= 1
             if n >= 1:
@@ -421,6 +440,17 @@ def _exact_negative(c: int) -> Chain:
         chain = _ending_in_sub_swapped(Chain(c, (*_steps_for(values[:-1]), step)))
     assert chain is not None
     return chain
+
+
+def load_compiled() -> None:
+    """Compile (or load from numba's cache) the search kernel now, e.g. in a server before it
+    forks per request, so that no request pays numba's start-up for a large constant."""
+    _kernels()(3, 2, False, 0)
+
+
+#: the search as plain Python (its calls to the other kernels go through the module's globals:
+#: Python functions, or numba's once ``_kernels`` compiled them)
+_PY_KERNEL = _search_kernel
 
 
 # --------------------------------------------------------------------------- heuristic

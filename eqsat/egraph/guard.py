@@ -26,6 +26,7 @@ checked between iterations.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import pickle
@@ -309,6 +310,7 @@ class _Worker:
 
     def main(self) -> None:
         code = 0
+        gc.freeze()  # what the caller had is never garbage here: collections skip it (see eqsat.serve)
         try:
             session = Session(self.prog)
             loaded = time.perf_counter() - self.start

@@ -92,6 +92,14 @@ def prepare(names: Sequence[str]) -> None:
     _PREPARED[:] = [(egg, frozenset(idents))]
 
 
+def prepare_default() -> None:
+    """``prepare`` the default rules and the noise analysis: for a process that forks a worker
+    per program (``eqsat serve``, ``eqsat optimize`` with several inputs)."""
+    from eqsat.rules import SCHEDULES
+
+    prepare([*SCHEDULES["default"], compiled.NOISE])
+
+
 class Session:
     """One program in one e-graph."""
 

@@ -136,3 +136,19 @@ def test_experiment_runs_small(tmp_path: Path) -> None:
         assert int(r["optimal_len"]) == int(r["brute_force_len"])
         assert int(r["optimal_len"]) <= min(int(r["binary_len"]), int(r["naf_len"]))
     assert (tmp_path / "chains.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("c", [3, 9, 255, 700, 1000, 3001])
+def test_python_and_compiled_search_agree(c: int) -> None:
+    """The search runs as Python within a node budget, then compiled: both give the same
+    chain at every length, and an exhausted budget says so (``[-1]``) instead of answering."""
+    from eqsat.algebra import chains
+
+    compiled = chains._kernels()
+    for final_sub in (False, True):
+        for length in range((c - 1).bit_length(), (c - 1).bit_length() + 4):
+            py = chains._PY_KERNEL(c, length, final_sub, 0)
+            assert list(py) == list(compiled(c, length, final_sub, 0))
+    if c >= 700:  # needs more than a handful of nodes at its optimal length
+        length = optimal_chain(c).length
+        assert list(chains._PY_KERNEL(c, length, False, 5)) == [-1]
