@@ -84,6 +84,7 @@ def test_random_slot_uniform_program_vectorizes(seed: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 200 programs of up to 256 slots: past 900 s under load (session 7 slow run)
 @SLOW
 @given(SEEDS)
 def test_random_slot_uniform_program_stays_equivalent_full_range(seed: int) -> None:
@@ -91,6 +92,7 @@ def test_random_slot_uniform_program_stays_equivalent_full_range(seed: int) -> N
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 200 programs of up to 256 slots: past 900 s under load (session 7 slow run)
 @settings(SLOW, phases=[Phase.explicit, Phase.generate])
 @given(SEEDS)
 def test_random_slot_uniform_program_vectorizes_full_range(seed: int) -> None:
