@@ -88,7 +88,7 @@ def _quiet_stdout() -> Iterator[None]:
 #: variable by default) and restarting the root after presolve fixes columns were most of
 #: that: over the 42 extraction models of examples/ and tests/heir_cases/ with more than 60
 #: candidates, CPU 21.2-21.7 s -> 16.9-18.1 s, every objective equal, every one optimal.
-SEARCH_OPTIONS: dict[str, object] = {"mip_pscost_minreliable": 0, "mip_allow_restart": False}
+SEARCH_OPTIONS: dict[str, bool | int] = {"mip_pscost_minreliable": 0, "mip_allow_restart": False}
 
 
 class Milp:
