@@ -85,10 +85,11 @@ def _quiet_stdout() -> Iterator[None]:
 #: time permitting). The extraction models start from the greedy program, which is usually
 #: optimal already, so nearly all of a solve is the proof -- closing the gap from a weak LP
 #: bound (the DAG-sharing relaxation). Reliability branching's strong-branching probes (8 per
-#: variable by default) and restarting the root after presolve fixes columns were most of
-#: that: over the 42 extraction models of examples/ and tests/heir_cases/ with more than 60
-#: candidates, CPU 21.2-21.7 s -> 16.9-18.1 s, every objective equal, every one optimal.
-SEARCH_OPTIONS: dict[str, bool | int] = {"mip_pscost_minreliable": 0, "mip_allow_restart": False}
+#: variable by default; 1 here) and restarting the root after presolve fixes columns were
+#: most of that: over the 42 extraction models of examples/ and tests/heir_cases/ with more
+#: than 60 candidates, CPU 21.7 -> 16.9 s (sums of per-model medians), every objective equal,
+#: every one optimal, none slower (0 probes: 16.7 s, but rr_product_loop_32 5.8 -> 6.6 s).
+SEARCH_OPTIONS: dict[str, bool | int] = {"mip_pscost_minreliable": 1, "mip_allow_restart": False}
 
 
 class Milp:
