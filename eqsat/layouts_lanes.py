@@ -24,7 +24,9 @@ root level. Programs of other shapes give no candidate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from eqsat.ir import Builder, Program, Type
 from eqsat.layouts import Layout, Packed, Pos, arg_names, check_packed
@@ -258,23 +260,33 @@ def _build(prog: Program, levels: list[list[list[_Sel]]]) -> Packed | None:
         here: list[int] = []
         rotated: dict[tuple[int, int], int] = {}
         for bits, opa, opb in row:
-            parts: list[int] = []
-            for refs, kids in (opa, opb):
-                acc = total(refs)
-                alone = acc is None and len(kids) == 1
-                for (g, shift), ls in sorted(kids.items()):
-                    if (g, shift) not in rotated:
-                        rotated[(g, shift)] = below[g] if shift == 0 else b.rotate(below[g], shift)
-                    part = rotated[(g, shift)]
-                    if not alone:
-                        mask = tuple(1 if k in ls else 0 for k in range(W))
-                        part = b.mul(part, b.const(mask, vty.with_secret(False)))
-                    acc = part if acc is None else b.add(acc, part)
-                assert acc is not None
-                parts.append(acc)
-            cbit = total(bits)
-            assert cbit is not None
-            here.append(b.add(parts[1], b.mul(cbit, b.sub(parts[0], parts[1]))))
+            here.append(select_step(b, bits, (opa, opb), below, rotated, total, vty))
         below = here
     res = b.extract(below[0], 0)
     return Packed(b.finish([res]), layouts, [Layout("scalar", (), 1, 1, (((0, 0),),))])
+
+
+def select_step(b: Builder, bits: Any, operands: Any, vecs: list[int], rotated: dict[tuple[int, int], int],
+                total: Callable[[Any], int | None], vty: Type) -> int:
+    """One vector select ``B + C * (A - B)``: each of the two operands (A, B) is its
+    packed leaves (``total(refs)``) plus, per ``(source vector, shift)``, that vector rotated
+    by ``shift`` (made once per step, kept in ``rotated``) and masked to the lanes it
+    supplies (unmasked when it alone is the operand); ``bits`` are the select's condition."""
+    W = vty.slots
+    parts: list[int] = []
+    for refs, srcs in operands:
+        acc = total(refs)
+        alone = acc is None and len(srcs) == 1
+        for (g, shift), ls in sorted(srcs.items()):
+            if (g, shift) not in rotated:
+                rotated[(g, shift)] = vecs[g] if shift == 0 else b.rotate(vecs[g], shift)
+            part = rotated[(g, shift)]
+            if not alone:
+                mask = tuple(1 if k in ls else 0 for k in range(W))
+                part = b.mul(part, b.const(mask, vty.with_secret(False)))
+            acc = part if acc is None else b.add(acc, part)
+        assert acc is not None
+        parts.append(acc)
+    cbit = total(bits)
+    assert cbit is not None
+    return b.add(parts[1], b.mul(cbit, b.sub(parts[0], parts[1])))

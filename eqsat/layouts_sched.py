@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from eqsat.ir import Builder, Program, Type
 from eqsat.layouts import Layout, Packed, Pos, arg_names, check_packed
-from eqsat.layouts_lanes import _leaf, _match, lanes
+from eqsat.layouts_lanes import _leaf, _match, lanes, select_step
 
 LeafKey = tuple[str, int]  # (secret argument, element index)
 Ref = tuple[str, object]  # ("leaf", LeafKey) | ("sel", select id)
@@ -355,23 +355,7 @@ def build(prog: Program, dag: Dag, steps: list[dict[int, int]]) -> Packed | None
     vec: list[int] = []  # the result vector of each step
     rotated: dict[Source, int] = {}
     for bits, opnds in plan:
-        parts: list[int] = []
-        for refs, srcs in opnds:
-            acc = total(refs)
-            alone = acc is None and len(srcs) == 1
-            for (s, shift), ls in sorted(srcs.items()):
-                if (s, shift) not in rotated:
-                    rotated[(s, shift)] = vec[s] if shift == 0 else b.rotate(vec[s], shift)
-                part = rotated[(s, shift)]
-                if not alone:
-                    mask = tuple(1 if k in ls else 0 for k in range(W))
-                    part = b.mul(part, b.const(mask, vty.with_secret(False)))
-                acc = part if acc is None else b.add(acc, part)
-            assert acc is not None
-            parts.append(acc)
-        cbit = total(bits)
-        assert cbit is not None
-        vec.append(b.add(parts[1], b.mul(cbit, b.sub(parts[0], parts[1]))))
+        vec.append(select_step(b, bits, opnds, vec, rotated, total, vty))
     res = b.extract(vec[-1], 0)
     return Packed(b.finish([res]), layouts, [Layout("scalar", (), 1, 1, (((0, 0),),))])
 
