@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 import eqsat
+from eqsat.algebra.product_bound import min_products
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Program
 from eqsat.testing.kernels import NOT_MET, PUBLISHED, TREE_PEERS, conv1d, distances, dot, matmul
@@ -38,6 +39,8 @@ def test_chosen_layouts_match_published(kernel: str) -> None:
     assert ops.get("rotate", 0) <= rot, ops
     assert ops.get("mul", 0) <= mul, ops
     assert ops.get("extract", 0) == ops.get("insert", 0) == 0, ops
+    # no program with these rotations has fewer products (eqsat.algebra.product_bound)
+    assert ops.get("mul", 0) >= (min_products(prog, ops.get("rotate", 0)) or 0), ops
     _run_checked(prog, res)
 
 
@@ -47,8 +50,8 @@ def test_not_met_yet(kernel: str) -> None:
     CHEHAB's 1 rotation with Coyote's muls. Max of 5: the front holds 1 / 7, the fewest
     products any one-rotation schedule has, but the cost table takes 2 / 5 (cheaper by it, and
     than each peer: ``test_trees_against_each_published_result``). Sort of 4: no one-rotation
-    schedule has fewer than 12 products (``test_sort_4_per_count_best_is_out_of_reach``); the
-    cost table takes 3 / 6."""
+    program -- of any form, with any packing -- has fewer than 12 products
+    (``test_sort_4_per_count_best_is_out_of_reach``); the cost table takes 3 / 6."""
     build, rot, mul, _source = NOT_MET[kernel]
     prog = build()
     res = eqsat.optimize(prog, "bgv", layouts="auto")
@@ -224,15 +227,20 @@ def test_max_5_meets_the_per_count_best_when_rotations_cost_more(kernel: str) ->
 
 def test_sort_4_per_count_best_is_out_of_reach() -> None:
     """1 rotation and 10 products (CHEHAB's rotations with Coyote's products) for the sort of 4:
-    in the select-lanes model (README, "Decision trees") a one-rotation schedule computes the
-    23 selects with at least 12 products -- and the front attains 12."""
+    no program computing the tree has them. Its 24 leaves' path polynomials are independent
+    and sum to one, so every program needs 23 products in the slots that make the result, and
+    one rotation lets two slots share them: at least 12 (``eqsat.algebra.product_bound``, any
+    program, any packing). The select-lanes model (README, "Decision trees") gives the same 12
+    for its schedules, and the front attains it."""
     from eqsat.layouts_sched import counts, one_rotation, select_candidates, select_dag
     from eqsat.testing.kernels import sort_tree
 
     prog = sort_tree(4)
+    _build, rot, mul, _source = NOT_MET["sort_4"]
+    assert min_products(prog, rot) == 12 > mul
     dag = select_dag(prog)
     assert dag is not None and len(dag.sel) == 23
-    assert one_rotation(dag) == 12 > NOT_MET["sort_4"][2]
+    assert one_rotation(dag) == 12
     assert (1, 12) in [counts(c.program) for c in select_candidates(prog)]
 
 
