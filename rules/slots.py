@@ -343,12 +343,13 @@ def _(L, v: Term, p: Poly, n: N):
 
 @r("lin-split")
 def _(L, v: Term, p: Poly, n: N):
-    """LinRot(v, p + q) = LinRot(v, p) + LinRot(v, q)  (realization, small polynomials)"""
+    """LinRot(v, p + q) = LinRot(v, p) + LinRot(v, q)  (realization, small polynomials: canonical
+    ones, and those that read v in place, ``o.splits``)"""
     a = L.call(o.half, p, n, 0)
     return (
         L.LinRot(v, p, n),
         L.Add(L.LinRot(v, a, n), L.LinRot(v, L.call(o.half, p, n, 1), n)),
-        [L.ne(a, ""), L.ne(L.call(o.canonical, p, n), ""), L.varies(v)],
+        [L.ne(a, ""), L.ne(L.call(o.splits, p, n), ""), L.varies(v)],
     )
 
 

@@ -97,3 +97,14 @@ def test_random_slot_uniform_program_stays_equivalent_full_range(seed: int) -> N
 @given(SEEDS)
 def test_random_slot_uniform_program_vectorizes_full_range(seed: int) -> None:
     _check_vectorized(seed, 256)
+
+
+def test_a_shifted_result_is_realized_in_place() -> None:
+    """Seed 376 of the full range (found by the slow run): ``out[i] = x1[i] - x1[i-2]`` on 176
+    slots with wrap-around, as an insertion chain, was vectorized to a rotation of its
+    canonical core, ``rot(rot(x1, 2) - x1, -2)``: two rotations for one shifted read. A
+    polynomial that reads its base in place is now also split term by term (``o.splits``)."""
+    _check_equivalent(376, 256)
+    _check_vectorized(376, 256)
+    _case, _, res = _optimized(376, 256)
+    assert res.report["after"]["ops"].get("rotate", 0) == 1  # type: ignore[attr-defined]
