@@ -36,6 +36,8 @@ of any kernel.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 
 from eqsat.algebra import linmap, rotpoly
@@ -246,7 +248,7 @@ class ChainVectorizer(Summaries):
         whatever variant is chosen; only sharing depends on the choice."""
         self._nested_id += 1
         self._nested = {}
-        self._joined: list[tuple[int, int, Atom]] = []  # (sum, slot, read) joined by _join_reads
+        self._joined: list[tuple[int, int, Mono]] = []  # (sum, slot, term) joined by _join_reads
         variants: dict[tuple, Poly] = {}
         for p in polys.values():
             for m in p:
@@ -283,8 +285,8 @@ class ChainVectorizer(Summaries):
                 key = tuple(sorted(atoms, key=repr))
                 if key != m:
                     mapped_keys.add(key)
-                elif len(m) >= 2 and any(a[0] == "r" for a in m):
-                    pending.append((slot, m, c))
+                if len(key) >= 2 and any(a[0] == "r" for a in key):
+                    pending.append((slot, key, c))  # its reads may still join an aligned sum
                     continue
                 q[key] = q.get(key, 0) + c
             out[slot] = q
@@ -295,8 +297,8 @@ class ChainVectorizer(Summaries):
         for (r, slot), k in assign.items():
             if k in variants:
                 self._nested.setdefault(r, {})[slot] = variants[k]
-        for r, slot, read in self._joined:
-            self._nested.setdefault(r, {})[slot] = {(read,): 1}
+        for r, slot, term in self._joined:
+            self._nested.setdefault(r, {})[slot] = {term: 1}
         return {slot: {m: c for m, c in q.items() if c} for slot, q in out.items()}
 
     def _join_reads(self, slot: int, m: Mono, maximal: list[frozenset], mapped_keys: set[Mono],
@@ -322,8 +324,23 @@ class ChainVectorizer(Summaries):
                 continue  # one variant per sum and slot
             for r, a in joins:
                 assign[(r, slot)] = ("joined", a)
-                self._joined.append((r, slot, a))
+                self._joined.append((r, slot, (a,)))
             return key
+        # a sub-product that is a term of an aligned sum (``x[i+2] * (x[i+1] * x[i-2] - d[i])``
+        # where ``d[i]`` is 0: the slot's sum is the one product, and the constant is missing)
+        for size in range(2, len(m)):
+            for sub in sorted({tuple(sorted(c, key=repr)) for c in combinations(m, size)}, key=repr):
+                rest = list(m)
+                for a in sub:
+                    rest.remove(a)
+                for r, t in enumerate(maximal):
+                    if sub not in t or (r, slot) in assign:
+                        continue
+                    key = tuple(sorted([*rest, ("S", r)], key=repr))
+                    if key in mapped_keys:
+                        assign[(r, slot)] = ("joined", sub)
+                        self._joined.append((r, slot, sub))
+                        return key
         return m
 
     # -- the vector form -------------------------------------------------------------

@@ -79,3 +79,30 @@ def test_random_slot_uniform_programs_vectorize(seed: int) -> None:
     for s in range(2):
         inputs = random_inputs(prog, s, bound=20)
         assert results_equal(evaluate(prog, inputs, 65537), evaluate(res.program, inputs, 65537), 65537)
+
+
+@pytest.mark.parametrize("n", [8, 13])
+def test_a_missing_constant_does_not_split_the_slots(n: int) -> None:
+    """``out[i] = x[i+2] * (x[i+1] * x[i-2] - d[i])`` where ``d[i]`` is 0 in some slots, which
+    then read ``x[i+2] * (x[i+1] * x[i-2])`` (the constant folded away, as a user writes it):
+    the product is a term of the slots' aligned sum (the constant's coefficient 0 there), so
+    the chain stays one vector form with 2 ct*ct products (slot-uniform full range, seed 44469,
+    had 4: a product per group of slots)."""
+    rng = random.Random(n)
+    d = [0 if k % 3 == 0 else rng.randint(1, 9) for k in range(n)]
+    b = Builder(f"missing_const_{n}")
+    ty = Type((n,), "i16", True)
+    x = b.arg("x", ty)
+    elems = []
+    for i in range(n):
+        prod = b.binary("mul", b.extract(x, (i + 1) % n), b.extract(x, (i - 2) % n))
+        inner = prod if d[i] == 0 else b.binary("sub", prod, b.const(d[i], Type((), "i16", False)))
+        elems.append(b.binary("mul", b.extract(x, (i + 2) % n), inner))
+    prog = b.finish([b.from_elements(elems, ty)])
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0, ops
+    assert ops.get("mul", 0) == 2 and ops.get("rotate", 0) <= 3, ops
+    for s in range(2):
+        inputs = random_inputs(prog, s, bound=20)
+        assert results_equal(evaluate(prog, inputs, 65537), evaluate(res.program, inputs, 65537), 65537)
