@@ -321,7 +321,7 @@ def solve(
         keep=set(known[1].values()) if known is not None else None)
     if warm and red.dropped:
         warm = {c: _replacement(j, red.dropped) for c, j in warm.items()}
-    reduced = {"pruned": len(red.dropped), "bound": red.bound}
+    reduced = {"pruned": len(red.dropped), "bound": red.bound if math.isfinite(red.bound) else None}
     if not with_noise and known is not None and known[0] <= red.bound + 1e-6 * (1.0 + abs(known[0])):
         # the warm start meets the lower bound: optimal without a solve
         met = {c: _replacement(j, red.dropped) for c, j in known[1].items()}

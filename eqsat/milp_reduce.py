@@ -64,7 +64,7 @@ Prune = Callable[[frozenset[int]], tuple[list[list[int]], list[int]]]
 @dataclass
 class Reduction:
     dropped: dict[int, int]  # candidate -> its replacement (a dominating sibling), -1 when bounded out
-    bound: float  # lower bound on every acyclic solution's cost (0.0 when unknown)
+    bound: float  # lower bound on every acyclic solution's cost (-inf when unknown)
     by_dominance: int
     by_bound: int
 
@@ -182,7 +182,7 @@ def reduce(
     incumbent's; a dominated one hands that on to its dominator). Returns the reduction and
     the final (usable, classes)."""
     usable, classes = prune(frozenset())
-    red = Reduction({}, 0.0, 0, 0)
+    red = Reduction({}, -math.inf, 0, 0)
     keep = set(keep or ())
     if any(cd.cost < 0 for cd in pb.cands) or any(cost < 0 for cost, _ in pb.setups):
         return red, usable, classes
@@ -195,7 +195,7 @@ def reduce(
         if new:
             usable, classes = prune(frozenset(red.dropped))
         below, above = path_bounds(pb, usable, classes, extra)
-        red.bound = max([red.bound] + [below.get(r, math.inf) for r in pb.roots])
+        red.bound = max([red.bound] + [below.get(r, -math.inf) for r in pb.roots])
         cut: list[int] = []
         if incumbent is not None and math.isfinite(incumbent):
             tol = 1e-6 * (1.0 + abs(incumbent))

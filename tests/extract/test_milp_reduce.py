@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import math
 import random
 
 import pytest
@@ -15,7 +16,7 @@ from eqsat.milp import Cand, Problem, solve, topo_order
 
 def _no_reduction(pb, prune, **_kw):  # type: ignore[no-untyped-def]
     usable, classes = prune(frozenset())
-    return milp_reduce.Reduction({}, 0.0, 0, 0), usable, classes
+    return milp_reduce.Reduction({}, -math.inf, 0, 0), usable, classes
 
 
 @st.composite
@@ -172,3 +173,13 @@ def test_bound_cut_keeps_the_optimum() -> None:
     assert 3 in red.dropped and 3 not in usable[2] and 4 in usable[2]
     sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2})
     assert sol.status == "optimal" and sol.info["objective"] == 2.0 and sol.pick[2] == 4
+
+
+def test_negative_costs_are_left_to_the_solver() -> None:
+    # the path bound needs non-negative costs: with a negative one nothing is dropped or skipped
+    cands = [Cand(0, 0.0, (), "plain", 0.0, 0), Cand(1, -2.0, (0,), "plain", 0.0, 1),
+             Cand(2, 1.0, (0,), "plain", 0.0, 2), Cand(2, 1.0, (1,), "plain", 0.0, 3)]
+    pb = Problem(3, [True] * 3, cands, [2])
+    sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2})
+    assert sol.info["solver"] == "highs" and sol.info["pruned"] == 0 and sol.info["bound"] is None
+    assert sol.info["objective"] == pytest.approx(-1.0) and sol.pick[2] == 3
