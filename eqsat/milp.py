@@ -427,9 +427,11 @@ def solve(
 
 
 def _replacement(j: int, dropped: Mapping[int, int]) -> int:
-    """The candidate standing for ``j`` after the reduction (``j`` itself if kept)."""
-    r = dropped.get(j, j)
-    return j if r < 0 else r
+    """The candidate standing for ``j`` after the reduction: ``j`` itself if kept, else its
+    dominator's (a dominator may be dominated in a later round), or ``j`` if cut by the bound."""
+    while dropped.get(j, -1) >= 0:
+        j = dropped[j]
+    return j
 
 
 def _warm_cost(
