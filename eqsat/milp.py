@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from eqsat import milp_reduce
 from eqsat.models import noisy as noise
 
 
@@ -90,6 +91,17 @@ def _quiet_stdout() -> Iterator[None]:
 #: than 60 candidates, CPU 21.7 -> 16.9 s (sums of per-model medians), every objective equal,
 #: every one optimal, none slower (0 probes: 16.7 s, but rr_product_loop_32 5.8 -> 6.6 s).
 SEARCH_OPTIONS: dict[str, bool | int] = {"mip_pscost_minreliable": 1, "mip_allow_restart": False}
+#: how HiGHS searches an extraction model (no noise) that starts from the greedy program: the
+#: start is usually optimal already, so the solve is a proof. No primal heuristics (RINS, RENS,
+#: feasibility jump, root reduced-cost dives look for a program that is there; branching still
+#: finds a better one), and a small cut pool: HiGHS kept thousands of cuts at the root of a
+#: 200-column model (4,664 for dot_product_8: 1.8 s of separation for 742 LP iterations). Over the
+#: 42 extraction models of examples/ and tests/heir_cases/: README, issue 16.
+PROOF_OPTIONS: dict[str, bool | int | float] = {
+    "mip_heuristic_effort": 0.0, "mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
+    "mip_heuristic_run_feasibility_jump": False, "mip_heuristic_run_root_reduced_cost": False,
+    "mip_pool_soft_limit": 50,
+}
 
 
 class Milp:
@@ -123,7 +135,8 @@ class Milp:
         self.row_hi.append(hi)
 
     def solve(
-        self, time_limit: float, warm: list[float] | None
+        self, time_limit: float, warm: list[float] | None,
+        options: Mapping[str, bool | int | float] | None = None,
     ) -> tuple[str, list[float] | None, float, float]:
         if not self.lb:
             # no columns (e.g. a program with no secret value left): the empty solution is
@@ -139,6 +152,8 @@ class Milp:
         h.setOptionValue("threads", 1)
         for name, value in SEARCH_OPTIONS.items():
             h.setOptionValue(name, value)
+        for name, setting in (options or {}).items():
+            h.setOptionValue(name, setting)
         lp = highspy.HighsLp()
         lp.num_col_ = len(self.lb)
         lp.num_row_ = len(self.row_lo)
@@ -177,12 +192,13 @@ class Milp:
         return status, x, obj, (0.0 if status == "optimal" else gap)
 
 
-def _prune(pb: Problem) -> tuple[list[list[int]], list[int]] | None:
-    """Per-class usable candidates and the reachable classes; None if a root has no program."""
+def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]] | None:
+    """Per-class usable candidates and the reachable classes; None if a root has no program.
+    Candidates in ``drop`` are left out."""
     k = pb.num_classes
     by_class: list[list[int]] = [[] for _ in range(k)]
     for j, cd in enumerate(pb.cands):
-        if math.isfinite(cd.cost) and cd.cls not in cd.children:
+        if math.isfinite(cd.cost) and cd.cls not in cd.children and j not in drop:
             by_class[cd.cls].append(j)
     # productive classes: those with a finite program (worklist over missing children)
     missing = [len(set(cd.children)) for cd in pb.cands]
@@ -296,6 +312,25 @@ def solve(
         why = {"status": "infeasible", "reason": "a root has no finite program"}
         return Solution("infeasible", {}, set(), dict(why))
     usable, classes = pr
+    # safe reductions (eqsat.milp_reduce): dominated candidates, and -- without noise, where the
+    # warm start's cost is an incumbent -- candidates in no solution as cheap as it
+    known = _warm_cost(pb, warm, usable) if warm else None
+    red, usable, classes = milp_reduce.reduce(
+        pb, lambda drop: _prune(pb, drop) or ([], []), with_noise=with_noise,
+        incumbent=None if with_noise or known is None else known[0],
+        keep=set(known[1].values()) if known is not None else None)
+    if warm and red.dropped:
+        warm = {c: _replacement(j, red.dropped) for c, j in warm.items()}
+    reduced = {"pruned": len(red.dropped), "bound": red.bound if math.isfinite(red.bound) else None}
+    if not with_noise and known is not None and known[0] <= red.bound + 1e-6 * (1.0 + abs(known[0])):
+        # the warm start meets the lower bound: optimal without a solve
+        met = {c: _replacement(j, red.dropped) for c, j in known[1].items()}
+        info: dict[str, object] = {
+            "status": "optimal", "objective": known[0], "gap": 0.0, "classes": len(classes),
+            "nodes": sum(len(usable[c]) for c in classes), "vars": 0, "rows": 0, "cyclic_classes": 0,
+            "solver": "bound", **reduced, "time_s": round(time.perf_counter() - start, 4),
+        }
+        return Solution("optimal", met, set(), info)
     comp = _sccs(classes, usable, pb)
     comp_size: dict[int, int] = {}
     for cid in comp.values():
@@ -373,10 +408,12 @@ def solve(
         if warm_vec is not None:
             for f, cols in setup_vars:
                 warm_vec[f] = 1.0 if any(warm_vec[col] > 0.5 for col in cols) else 0.0
-    status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec)
-    info: dict[str, object] = {
+    proof = PROOF_OPTIONS if warm_vec is not None and not with_noise else None
+    status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec, proof)
+    info = {
         "status": status, "objective": obj, "gap": gap, "classes": len(classes),
         "nodes": len(xv), "vars": len(m.lb), "rows": len(m.row_lo), "cyclic_classes": len(comp),
+        "solver": "highs", **reduced,
     }
     pick: dict[int, int] = {}
     reduce: set[int] = set()
@@ -387,6 +424,39 @@ def solve(
         reduce = {c for c, r in rv.items() if x[r] > 0.5 and c in pick}
     info["time_s"] = round(time.perf_counter() - start, 4)
     return Solution(status, pick, reduce, info)
+
+
+def _replacement(j: int, dropped: Mapping[int, int]) -> int:
+    """The candidate standing for ``j`` after the reduction: ``j`` itself if kept, else its
+    dominator's (a dominator may be dominated in a later round), or ``j`` if cut by the bound."""
+    while dropped.get(j, -1) >= 0:
+        j = dropped[j]
+    return j
+
+
+def _warm_cost(
+    pb: Problem, warm: Mapping[int, int], usable: list[list[int]]
+) -> tuple[float, dict[int, int]] | None:
+    """(cost, class -> candidate over the classes the roots reach) of a warm start, shared costs
+    paid once; None when it is incomplete, uses an unusable candidate, or is cyclic."""
+    ok = {j for js in usable for j in js}
+    chosen: dict[int, int] = {}
+    stack = list(pb.roots)
+    while stack:
+        c = stack.pop()
+        if c in chosen:
+            continue
+        j = warm.get(c)
+        if j is None or j not in ok or pb.cands[j].cls != c:
+            return None
+        chosen[c] = j
+        stack.extend(pb.cands[j].children)
+    if topo_order(chosen, pb) is None:
+        return None
+    picked = set(chosen.values())
+    total = sum(pb.cands[j].cost for j in picked)
+    total += sum(cost for cost, members in pb.setups if any(j in picked for j in members))
+    return total, chosen
 
 
 def _warm_vector(

@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "eqsat.algebra": 1,
     "eqsat.models": 2,
     "eqsat.milp": 2,
+    "eqsat.milp_reduce": 2,
     "eqsat.frontend": 2,
     "eqsat.term": 3,
     "eqsat.rulespec": 4,

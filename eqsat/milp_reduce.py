@@ -1,0 +1,219 @@
+"""Provably safe reductions of an extraction ``Problem`` before its MILP, and a cheap bound.
+
+In: a ``Problem`` (``eqsat.milp``), the usable candidates per class and the reachable classes
+(``eqsat.milp._prune``), and optionally an incumbent (the cost of a known acyclic solution).
+Out: ``reduce`` -- the candidates that no cheaper-or-equal solution needs (``dropped``: index ->
+the candidate that replaces it, or -1 when it is cut by the bound), and ``bound``, a lower bound
+on the cost of every acyclic solution. Every optimum of the reduced problem is an optimum of the
+original, with the same objective:
+
+* **dominance**: a candidate ``b`` dominates a sibling ``a`` (same class) when ``b`` costs no
+  more, its child classes are a subset of ``a`` 's, it is in no shared-cost group (``setups``)
+  ``a`` is not in, and, with noise, its noise rule is the same with an increment no larger.
+  Swapping ``a`` for ``b`` in any solution keeps it feasible (fewer edges: no new cycle, noise
+  no higher) and costs no more. Ties (equal in all) keep the lowest index.
+* **bound**: ``below(c)``, a lower bound on the cost of the sub-program of class ``c``: the least
+  ``cost(j) + max over children below(child)`` (Knuth's generalisation of Dijkstra): in an
+  acyclic program a node's sub-program holds the node and each child's sub-program. ``above(c)``:
+  the cheapest chain of candidates from a root down to ``c``; the chain's nodes are ancestors of
+  ``c``, so disjoint from its sub-program. A candidate ``j`` of ``c`` with
+  ``above(c) + cost(j) + max below(children) > incumbent`` is in no solution at most as dear as
+  the incumbent, so it is dropped. A shared cost (hoisting: paid once per rotated input) counts
+  on a chain or sub-program only for groups whose members all have one and the same child class:
+  two members on one chain would make that class its own descendant.
+
+Costs must be non-negative (``reduce`` leaves the problem as it is otherwise).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class _Cand(Protocol):
+    @property
+    def cls(self) -> int: ...
+    @property
+    def cost(self) -> float: ...
+    @property
+    def children(self) -> tuple[int, ...]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def inc(self) -> float: ...
+
+
+class Problem(Protocol):
+    """What is read of ``eqsat.milp.Problem`` (not imported: ``eqsat.milp`` imports this)."""
+
+    @property
+    def cands(self) -> Sequence[_Cand]: ...
+    @property
+    def roots(self) -> list[int]: ...
+    @property
+    def setups(self) -> list[tuple[float, tuple[int, ...]]]: ...
+
+
+Prune = Callable[[frozenset[int]], tuple[list[list[int]], list[int]]]
+
+
+@dataclass
+class Reduction:
+    dropped: dict[int, int]  # candidate -> its replacement (a dominating sibling), -1 when bounded out
+    bound: float  # lower bound on every acyclic solution's cost (-inf when unknown)
+    by_dominance: int
+    by_bound: int
+
+
+def _shared_on_path(pb: Problem) -> dict[int, float]:
+    """Per candidate: the shared costs it may count on a chain (see the module docstring)."""
+    extra: dict[int, float] = {}
+    for cost, members in pb.setups:
+        kids = {frozenset(pb.cands[j].children) for j in members}
+        if len(kids) == 1 and len(next(iter(kids))) == 1:
+            for j in members:
+                extra[j] = extra.get(j, 0.0) + cost
+    return extra
+
+
+def dominated(pb: Problem, usable: list[list[int]], classes: list[int], with_noise: bool) -> dict[int, int]:
+    """Candidate -> a dominating sibling (not itself dominated)."""
+    groups: dict[int, set[int]] = {}
+    for s, (_, members) in enumerate(pb.setups):
+        for j in members:
+            groups.setdefault(j, set()).add(s)
+    out: dict[int, int] = {}
+    for c in classes:
+        js = usable[c]
+        if len(js) < 2:
+            continue
+        kids = {j: frozenset(pb.cands[j].children) for j in js}
+        for a in js:
+            ca = pb.cands[a]
+            for b in js:
+                if b == a or b in out:
+                    continue
+                cb = pb.cands[b]
+                if cb.cost > ca.cost or not kids[b] <= kids[a]:
+                    continue
+                if not groups.get(b, set()) <= groups.get(a, set()):
+                    continue
+                if with_noise:
+                    # the noise rule must match; "sum" counts a repeated child twice
+                    if cb.kind != ca.kind or cb.inc > ca.inc:
+                        continue
+                    if cb.kind == "sum" and any(cb.children.count(x) > ca.children.count(x) for x in kids[b]):
+                        continue
+                equal = (cb.cost == ca.cost and kids[b] == kids[a] and groups.get(b) == groups.get(a)
+                         and (not with_noise or cb.inc == ca.inc))
+                if not equal or b < a:
+                    out[a] = b
+                    break
+    # a dominator found early may be dominated later: follow to the end (the relation is acyclic)
+    for a in list(out):
+        b = out[a]
+        while b in out:
+            b = out[b]
+        out[a] = b
+    return out
+
+
+def path_bounds(
+    pb: Problem, usable: list[list[int]], classes: list[int], extra: Mapping[int, float]
+) -> tuple[dict[int, float], dict[int, float]]:
+    """(below, above) per class (see the module docstring); a class missing from ``below`` has
+    no acyclic program, one missing from ``above`` is unreachable."""
+    below: dict[int, float] = {}
+    users: dict[int, list[int]] = {}
+    missing: dict[int, int] = {}
+    heap: list[tuple[float, int]] = []
+    for c in classes:
+        for j in usable[c]:
+            kids = set(pb.cands[j].children)
+            missing[j] = len(kids)
+            for x in kids:
+                users.setdefault(x, []).append(j)
+            if not kids:
+                heap.append((pb.cands[j].cost + extra.get(j, 0.0), c))
+    heapq.heapify(heap)
+    while heap:
+        v, c = heapq.heappop(heap)
+        if c in below:
+            continue
+        below[c] = v
+        for j in users.get(c, ()):
+            missing[j] -= 1
+            cd = pb.cands[j]
+            if missing[j] == 0 and cd.cls not in below:
+                heapq.heappush(heap, (cd.cost + extra.get(j, 0.0) + max(below[x] for x in cd.children), cd.cls))
+    above: dict[int, float] = {}
+    heap = [(0.0, r) for r in set(pb.roots)]
+    heapq.heapify(heap)
+    while heap:
+        v, c = heapq.heappop(heap)
+        if c in above:
+            continue
+        above[c] = v
+        for j in usable[c]:
+            w = v + pb.cands[j].cost + extra.get(j, 0.0)
+            for ch in set(pb.cands[j].children):
+                if ch not in above:
+                    heapq.heappush(heap, (w, ch))
+    return below, above
+
+
+def reduce(
+    pb: Problem,
+    prune: Prune,
+    *,
+    with_noise: bool,
+    incumbent: float | None,
+    keep: set[int] | None = None,
+    max_rounds: int = 8,
+) -> tuple[Reduction, list[list[int]], list[int]]:
+    """Drop dominated and bounded-out candidates until nothing changes (``max_rounds``).
+
+    ``prune(drop)`` returns (usable per class, reachable classes) without the candidates in
+    ``drop`` (``eqsat.milp._prune``); ``keep`` are candidates never dropped by the bound (the
+    incumbent's; a dominated one hands that on to its dominator). Returns the reduction and
+    the final (usable, classes)."""
+    usable, classes = prune(frozenset())
+    red = Reduction({}, -math.inf, 0, 0)
+    keep = set(keep or ())
+    if any(cd.cost < 0 for cd in pb.cands) or any(cost < 0 for cost, _ in pb.setups):
+        return red, usable, classes
+    extra = _shared_on_path(pb)
+    for _ in range(max_rounds):
+        new = dominated(pb, usable, classes, with_noise)
+        red.by_dominance += len(new)
+        red.dropped.update(new)
+        keep = {new.get(j, j) for j in keep}  # a kept candidate's dominator is as cheap: kept
+        if new:
+            usable, classes = prune(frozenset(red.dropped))
+        below, above = path_bounds(pb, usable, classes, extra)
+        red.bound = max([red.bound] + [below.get(r, -math.inf) for r in pb.roots])
+        cut: list[int] = []
+        if incumbent is not None and math.isfinite(incumbent):
+            tol = 1e-6 * (1.0 + abs(incumbent))
+            for c in classes:
+                if c not in above:
+                    continue
+                for j in usable[c]:
+                    if j in keep:
+                        continue
+                    cd = pb.cands[j]
+                    low = max((below.get(x, math.inf) for x in cd.children), default=0.0)
+                    if above[c] + cd.cost + extra.get(j, 0.0) + low > incumbent + tol:
+                        cut.append(j)
+        for j in cut:
+            red.dropped[j] = -1
+        red.by_bound += len(cut)
+        if cut:
+            usable, classes = prune(frozenset(red.dropped))
+        if not new and not cut:
+            break
+    return red, usable, classes

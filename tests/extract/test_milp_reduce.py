@@ -1,0 +1,185 @@
+"""The extraction MILP's safe reductions (eqsat.milp_reduce): same optimum, acyclic result."""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eqsat import milp, milp_reduce
+from eqsat.milp import Cand, Problem, solve, topo_order
+
+
+def _no_reduction(pb, prune, **_kw):  # type: ignore[no-untyped-def]
+    usable, classes = prune(frozenset())
+    return milp_reduce.Reduction({}, -math.inf, 0, 0), usable, classes
+
+
+@st.composite
+def problems(draw: st.DrawFn, noisy: bool = False) -> Problem:
+    """Random extraction problems: classes with 1-3 candidates whose children are any classes
+    (so cycles occur), a leaf in some classes, costs 0-6, and shared costs: rotation-like (one
+    group per class of candidates whose only child is that class) and one of any candidates."""
+    k = draw(st.integers(2, 8))
+    cands: list[Cand] = []
+    kinds = ["max", "sum"]
+    for c in range(k):
+        if c == 0 or draw(st.booleans()):
+            cands.append(Cand(c, float(draw(st.integers(0, 6))), (), "fresh" if noisy else "plain", 0.0, len(cands)))
+        for _ in range(draw(st.integers(0 if c else 1, 3))):
+            kids = tuple(draw(st.lists(st.integers(0, k - 1), min_size=1, max_size=3)))
+            kind = draw(st.sampled_from(kinds)) if noisy else "plain"
+            inc = float(draw(st.integers(0, 3))) if noisy else 0.0
+            cands.append(Cand(c, float(draw(st.integers(0, 6))), kids, kind, inc, len(cands)))
+    groups: dict[int, list[int]] = {}
+    for j, cd in enumerate(cands):
+        if len(set(cd.children)) == 1 and cd.children[0] != cd.cls:
+            groups.setdefault(cd.children[0], []).append(j)
+    setups: list[tuple[float, tuple[int, ...]]] = []
+    for members in groups.values():
+        if len(members) >= 2 and draw(st.booleans()):
+            s = min(cands[j].cost for j in members)
+            if s > 0:
+                for j in members:
+                    cd = cands[j]
+                    cands[j] = Cand(cd.cls, cd.cost - s, cd.children, cd.kind, cd.inc, cd.ref)
+                setups.append((s, tuple(members)))
+    if draw(st.booleans()):  # and a group of any candidates (no common child)
+        members = sorted(set(draw(st.lists(st.integers(0, len(cands) - 1), min_size=2, max_size=4))))
+        s = min(cands[j].cost for j in members)
+        if len(members) >= 2 and s > 0:
+            for j in members:
+                cd = cands[j]
+                cands[j] = Cand(cd.cls, cd.cost - s, cd.children, cd.kind, cd.inc, cd.ref)
+            setups.append((s, tuple(members)))
+    roots = sorted(set(draw(st.lists(st.integers(0, k - 1), min_size=1, max_size=2))))
+    return Problem(k, [True] * k, cands, roots, setups)
+
+
+def tree_start(pb: Problem, seed: int) -> dict[int, int]:
+    """An acyclic start, mostly not optimal: classes take a candidate bottom-up (each class the
+    first of its candidates whose children all have one), in an order shuffled by ``seed``."""
+    rnd = random.Random(seed)
+    best: dict[int, tuple[float, int]] = {}
+    heap = [(rnd.random(), j) for j, cd in enumerate(pb.cands) if not cd.children]
+    heapq.heapify(heap)
+    users: dict[int, list[int]] = {}
+    for j, cd in enumerate(pb.cands):
+        for ch in set(cd.children):
+            users.setdefault(ch, []).append(j)
+    while heap:
+        v, j = heapq.heappop(heap)
+        c = pb.cands[j].cls
+        if c in best:
+            continue
+        best[c] = (v, j)
+        for u in users.get(c, ()):
+            cd = pb.cands[u]
+            if cd.cls not in best and cd.cls not in cd.children and all(ch in best for ch in cd.children):
+                heapq.heappush(heap, (v + rnd.random(), u))
+    return {c: j for c, (_, j) in best.items()}
+
+
+def reachable_pick(pb: Problem, pick: dict[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    stack = list(pb.roots)
+    while stack:
+        c = stack.pop()
+        if c not in out:
+            out[c] = pick[c]
+            stack.extend(pb.cands[pick[c]].children)
+    return out
+
+
+def dag_cost(pb: Problem, pick: dict[int, int]) -> float:
+    used = set(pick.values())
+    return sum(pb.cands[j].cost for j in used) + sum(s for s, ms in pb.setups if any(j in used for j in ms))
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(), st.integers(0, 2**16))
+def test_same_optimum_with_and_without_reduction(pb: Problem, seed: int) -> None:
+    warm = tree_start(pb, seed)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(milp_reduce, "reduce", _no_reduction)
+        plain = solve(pb, with_noise=False, warm=warm or None)
+    red = solve(pb, with_noise=False, warm=warm or None)
+    assert red.status == plain.status
+    if plain.status != "optimal":
+        return
+    assert red.info["objective"] == pytest.approx(plain.info["objective"], abs=1e-6)
+    chosen = reachable_pick(pb, red.pick)
+    assert topo_order(chosen, pb) is not None  # a cyclic e-graph never gives a cyclic program
+    assert dag_cost(pb, chosen) == pytest.approx(plain.info["objective"], abs=1e-6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(problems(noisy=True))
+def test_same_optimum_with_noise(pb: Problem) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(milp_reduce, "reduce", _no_reduction)
+        plain = solve(pb, with_noise=True, bounds=(0.0, 4.0))
+    red = solve(pb, with_noise=True, bounds=(0.0, 4.0))
+    assert red.status == plain.status
+    if plain.status == "optimal":
+        assert red.info["objective"] == pytest.approx(plain.info["objective"], abs=1e-6)
+        assert topo_order(reachable_pick(pb, red.pick), pb) is not None
+
+
+def test_dominated_sibling_is_dropped_and_the_start_follows() -> None:
+    # class 2 = f(0, 1) at cost 3 or g(0) at cost 2: g dominates f
+    cands = [Cand(0, 1.0, (), "plain", 0.0, 0), Cand(1, 1.0, (), "plain", 0.0, 1),
+             Cand(2, 3.0, (0, 1), "plain", 0.0, 2), Cand(2, 2.0, (0,), "plain", 0.0, 3)]
+    pb = Problem(3, [True] * 3, cands, [2])
+    usable, classes = milp._prune(pb) or ([], [])
+    assert milp_reduce.dominated(pb, usable, classes, with_noise=False) == {2: 3}
+    sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2})
+    assert sol.status == "optimal" and sol.pick[2] == 3 and sol.info["objective"] == 3.0
+
+
+def test_noise_rule_blocks_dominance() -> None:
+    # the cheaper sibling adds more noise: with noise it must stay an alternative
+    cands = [Cand(0, 0.0, (), "fresh", 0.0, 0),
+             Cand(1, 3.0, (0,), "max", 0.0, 1), Cand(1, 1.0, (0,), "max", 2.0, 2)]
+    pb = Problem(2, [True, True], cands, [1])
+    usable, classes = milp._prune(pb) or ([], [])
+    assert milp_reduce.dominated(pb, usable, classes, with_noise=True) == {}
+    assert milp_reduce.dominated(pb, usable, classes, with_noise=False) == {1: 2}
+
+
+def test_start_meeting_the_bound_skips_the_solver() -> None:
+    # a chain x -> r1 = rot(x) -> r2 = rot(r1): the start costs what the path bound says
+    cands = [Cand(0, 0.0, (), "plain", 0.0, 0), Cand(1, 5.0, (0,), "plain", 0.0, 1),
+             Cand(2, 5.0, (1,), "plain", 0.0, 2), Cand(2, 20.0, (0,), "plain", 0.0, 3)]
+    pb = Problem(3, [True] * 3, cands, [2])
+    sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2})
+    assert sol.status == "optimal" and sol.info["solver"] == "bound" and sol.info["objective"] == 10.0
+    assert sol.info["pruned"] == 1  # the direct rotation costs 20 > 10
+    assert reachable_pick(pb, sol.pick) == {2: 2, 1: 1, 0: 0}
+
+
+def test_bound_cut_keeps_the_optimum() -> None:
+    # a candidate whose path bound exceeds the start is dropped; one that could be cheaper is not
+    cands = [Cand(0, 0.0, (), "plain", 0.0, 0), Cand(1, 4.0, (0,), "plain", 0.0, 1),
+             Cand(2, 1.0, (1, 0), "plain", 0.0, 2), Cand(2, 9.0, (0,), "plain", 0.0, 3),
+             Cand(2, 2.0, (0,), "plain", 0.0, 4)]
+    pb = Problem(3, [True] * 3, cands, [2])
+    red, usable, _classes = milp_reduce.reduce(
+        pb, lambda drop: milp._prune(pb, drop) or ([], []), with_noise=False, incumbent=5.0, keep={0, 1, 2})
+    assert 3 in red.dropped and 3 not in usable[2] and 4 in usable[2]
+    sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2})
+    assert sol.status == "optimal" and sol.info["objective"] == 2.0 and sol.pick[2] == 4
+
+
+def test_negative_costs_are_left_to_the_solver() -> None:
+    # the path bound needs non-negative costs: with a negative one nothing is dropped or skipped
+    cands = [Cand(0, 0.0, (), "plain", 0.0, 0), Cand(1, -2.0, (0,), "plain", 0.0, 1),
+             Cand(2, 1.0, (0,), "plain", 0.0, 2), Cand(2, 1.0, (1,), "plain", 0.0, 3)]
+    pb = Problem(3, [True] * 3, cands, [2])
+    sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2})
+    assert sol.info["solver"] == "highs" and sol.info["pruned"] == 0 and sol.info["bound"] is None
+    assert sol.info["objective"] == pytest.approx(-1.0) and sol.pick[2] == 3
