@@ -45,6 +45,7 @@ from eqsat.algebra.slot_keys import dense_key, set_key
 from eqsat.egraph import linrot_load
 from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import Summaries
+from eqsat.rulespec import slot_oracles as o
 
 Atom = tuple  # ("r", tensor, offset) | ("u", scalar node) | ("s", nested polynomial key) | ("S", aligned sum)
 Mono = tuple[Atom, ...]  # a sorted multiset of atoms; () is the constant monomial
@@ -513,8 +514,12 @@ class ChainVectorizer(Summaries):
             return self._scaled(self._rot(self.name[x], k % n), c, n)
         shift, core = rotpoly.centered(poly, n)
         lin = self._rot(self.node("LinRot", self.name[x], rotpoly.key(core, n), n), shift % n)
-        if shift % n == 0:
+        if shift % n == 0 and len(poly) > o.MAX_DIRECT_TERMS:
             return lin
+        # beside a centered core too (small polynomials): the realization rules split it into
+        # halves that need not be canonical, and a half with no term at offset 0 and no
+        # enclosing Place or Gather has no realization of its own (x[i-1] + x[i+3] + x[i-2]
+        # on 128 slots came back unvectorized)
         direct = self._balanced("Add", [self._scaled(self._rot(self.name[x], k % n), c, n) for k, c in poly.items()])
         self.unions.append((direct, lin))
         return direct

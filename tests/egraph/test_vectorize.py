@@ -106,3 +106,29 @@ def test_a_missing_constant_does_not_split_the_slots(n: int) -> None:
     for s in range(2):
         inputs = random_inputs(prog, s, bound=20)
         assert results_equal(evaluate(prog, inputs, 65537), evaluate(res.program, inputs, 65537), 65537)
+
+
+@pytest.mark.parametrize("n", [16, 128, 141])
+def test_a_linear_template_vectorizes_at_every_width(n: int) -> None:
+    """``out[i] = x[i-1] + x[i+3] - (9 - x[i-2])`` with wrap-around (slot-uniform full range,
+    seed 776213899, 141 slots): the centered core's realization split it into halves with no
+    term at offset 0 and no context to realize them, so from 128 slots on the chain came back
+    unvectorized; the direct sum of rotations now sits beside every small core."""
+    b = Builder(f"linear_{n}")
+    ty = Type((n,), "i16", True)
+    x = b.arg("x", ty)
+    nine = b.const(9, Type((), "i16", False))
+    elems = []
+    for i in range(n):
+        left = b.binary("add", b.extract(x, (i - 1) % n), b.extract(x, (i + 3) % n))
+        elems.append(b.binary("sub", left, b.binary("sub", nine, b.extract(x, (i - 2) % n))))
+    out = b.empty(ty)
+    for i in reversed(range(n)):
+        out = b.insert(elems[i], out, i)
+    prog = b.finish([out])
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0, ops
+    assert ops.get("rotate", 0) <= 3, ops
+    inputs = random_inputs(prog, 1, bound=20)
+    assert results_equal(evaluate(prog, inputs, 65537), evaluate(res.program, inputs, 65537), 65537)
