@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from eqsat.errors import REPORT_HINT, EqsatError, UserError
 
 if TYPE_CHECKING:
-    from eqsat.egraph.session import Limits
+    from eqsat.egraph.limits import Limits
     from eqsat.ir import Program
 
 
@@ -80,7 +80,7 @@ def _scheme(args: argparse.Namespace, prog: Program, path: str) -> str:
 def _limits(args: argparse.Namespace) -> Limits:
     import math
 
-    from eqsat.egraph.session import Limits
+    from eqsat.egraph.limits import Limits
 
     for flag, value in (("--time-limit", args.time_limit), ("--node-limit", args.node_limit),
                         ("--iteration-limit", args.iteration_limit)):
@@ -385,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--costs", help="JSON object op name -> cost (a file, or the object inline), "
                                         "overriding the scheme's table")
         p.add_argument("--rules", help="comma-separated rule families or a schedule name (default: default)")
-        from eqsat.egraph.session import Limits
+        from eqsat.egraph.limits import Limits  # the defaults alone: not the e-graph stage
 
         d = Limits()
         p.add_argument("--node-limit", type=int, dest="node_limit", help=f"e-node limit (default: {d.nodes})")

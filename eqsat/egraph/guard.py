@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from eqsat.algebra import linmap
-from eqsat.egraph import noise_analysis
+from eqsat.egraph import noise_facts
 from eqsat.egraph.session import Limits, RunReport, Session, StopReason
 from eqsat.errors import InternalError
 from eqsat.ir import Program
@@ -120,7 +120,7 @@ def _finish(session: Session, run: RunReport, analysis_nodes: float) -> Built:
     size = session.size()
     analysed = size <= analysis_nodes
     if analysed:
-        noise_analysis.run(session)
+        noise_facts.run(session)
     js = session.serialize()
     stopped = "saturate" if run.stop_reason in (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT) else None
     return Built(run, js, list(session.roots), size, analysed, {"serialize": time.perf_counter() - t0}, stopped,
