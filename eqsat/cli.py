@@ -363,10 +363,24 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (``importlib.metadata``
+    costs 0.04-0.07 s to import, which every command paid when the parser was built)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        parser._print_message(f"eqsat {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="eqsat", description="Equality-saturation optimizer for FHE circuits.", formatter_class=_Formatter)
-    ap.add_argument("--version", action="version", version=f"eqsat {_version()}")
+    ap.add_argument("--version", action=_VersionAction)
     sub = ap.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser, several: bool = False) -> None:
@@ -555,6 +569,12 @@ def _process_start() -> float | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; ``argv`` None (the ``eqsat`` command) first offers the command to
     a running ``eqsat serve`` (``eqsat.client``) and runs it here when none runs."""
+    # NumPy's OpenBLAS starts one thread per core when NumPy is imported (0.05-0.1 s of a
+    # command on a loaded machine); eqsat's arrays are small and no stage calls BLAS in
+    # parallel, so a command runs with one unless the environment asks for more
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if argv is None:
         from eqsat.client import forward
 

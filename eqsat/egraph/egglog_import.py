@@ -29,6 +29,17 @@ _PACKAGE = "egglog"
 _NAME = "egglog.bindings"
 
 
+def package_folders() -> list[str]:
+    """The folders of the package ``egglog``, found without loading it (``find_spec`` on our
+    lazy package would read its ``__spec__`` and so load it); empty when it is missing."""
+    package = sys.modules.get(_PACKAGE)
+    if package is not None:
+        spec = object.__getattribute__(package, "__spec__")
+    else:
+        spec = importlib.util.find_spec(_PACKAGE)  # a top-level name: finds, does not import
+    return list(spec.submodule_search_locations or []) if spec is not None else []
+
+
 def bindings() -> ModuleType:
     """The module ``egglog.bindings``, with ``egglog``'s Python layer left unloaded when it is
     not loaded yet (see the module docstring)."""
