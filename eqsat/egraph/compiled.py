@@ -15,11 +15,12 @@ that. The text is what egglog's Python API itself sends (recorded from an ``EGra
 the ``py-object`` references egglog pickles (module functions, pickled by name).
 
 The sections are built together on first use and cached in one JSON file per *key*: a hash
-of egglog's installation (its files' paths, sizes and modification times) and of the source of every module that defines the text (the term
-language, the rule specs and oracles, the rule families, the algebra the oracles call, the
-noise analysis and this file). Any edit to those gives a new key, so a stale text is never
-read. The cache lives in ``$EQSAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/eqsat``, else
-``~/.cache/eqsat``; when it cannot be written the sections are kept for the process only.
+of egglog's installation (its files' paths, sizes and modification times) and of the source
+of every module that defines the text (the term language, the rule specs and oracles, the
+rule families, the algebra the oracles call, the noise analysis and this file). Any edit to
+those gives a new key, so a stale text is never read. The cache lives in
+``$EQSAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/eqsat``, else ``~/.cache/eqsat``; when it
+cannot be written the sections are kept for the process only.
 """
 
 from __future__ import annotations

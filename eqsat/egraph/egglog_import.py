@@ -33,10 +33,8 @@ def package_folders() -> list[str]:
     """The folders of the package ``egglog``, found without loading it (``find_spec`` on our
     lazy package would read its ``__spec__`` and so load it); empty when it is missing."""
     package = sys.modules.get(_PACKAGE)
-    if package is not None:
-        spec = object.__getattribute__(package, "__spec__")
-    else:
-        spec = importlib.util.find_spec(_PACKAGE)  # a top-level name: finds, does not import
+    # without the package: a top-level name, so ``find_spec`` finds it and imports nothing
+    spec = object.__getattribute__(package, "__spec__") if package is not None else importlib.util.find_spec(_PACKAGE)
     return list(spec.submodule_search_locations or []) if spec is not None else []
 
 
