@@ -138,7 +138,14 @@ def _progress(args: argparse.Namespace, what: str) -> Iterator[Callable[[str], N
 PRINT_PER_PARSE = 0.5
 
 
-def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = None):  # type: ignore[no-untyped-def]
+def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = None,  # type: ignore[no-untyped-def]
+                  early: bool = True):
+    if early and prog is None and not args.layouts:
+        # the e-graph worker imports its stage and declares the rules while this process
+        # imports the frontend and reads the input (``eqsat.egraph.prefork``)
+        from eqsat.egraph import prefork
+
+        prefork.start()
     from eqsat.frontend.mlir import ReadTimeLimit  # imported before the clock starts
     from eqsat.pipeline import optimize
 
@@ -215,7 +222,7 @@ def _optimize_batch(args: argparse.Namespace, inputs: list[str]) -> int:
     status = 0
     for path in inputs:
         try:
-            res = _optimize_one(args, path)
+            res = _optimize_one(args, path, early=len(inputs) == 1)  # several: the rules are declared above
         except UserError as e:
             print(e.located(path).splitlines()[0], file=sys.stderr)
             reports[path] = {"error": e.located(path).splitlines()[0]}
@@ -605,6 +612,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # never a traceback: one line naming it a bug, exit 1
         print(f"eqsat: internal error: {type(e).__name__}: {e} ({REPORT_HINT})".splitlines()[0], file=sys.stderr)
         return 1
+    finally:
+        from eqsat.egraph import prefork
+
+        prefork.discard()  # an early e-graph worker the command did not use (e.g. bad input)
 
 
 if __name__ == "__main__":

@@ -179,7 +179,7 @@ def optimize(
     from eqsat.extract.ilp import ilp_extract
     from eqsat.extract.levels import ilp_extract_levels
     from eqsat.mgmt.reduce_noise import extract_noisy, place_greedy, solve_placement
-    from eqsat.rules import resolve_names
+    from eqsat.rules import FAMILY_NAMES, registry, resolve_names
 
     if verify not in VERIFY_MODES:
         raise UserError(f"unknown verify mode '{verify}' (random, encrypted or off)")
@@ -206,9 +206,13 @@ def optimize(
             progress(f"{stage} done ({timings[stage]:.2f} s, {now - start:.1f} s in all)")
 
     cost_table = table(scheme, costs)
-    families = resolve_names(rules)  # by name: the session reads their compiled text, not the families
-    for f in families:  # the rules' egglog text: cached on disk, built on first use
-        compiled.section(f)
+    # the project's families by name: the session reads their compiled text and the families
+    # themselves (built through egglog's Python layer) are never loaded; a family registered at
+    # run time (a test's) as the family
+    families = [nm if nm in FAMILY_NAMES else registry()[nm] for nm in resolve_names(rules)]
+    for f in families:
+        if isinstance(f, str):  # the rules' egglog text: cached on disk, built on first use
+            compiled.section(f)
     lap("rules")
     analysis_nodes = math.inf if scheme == "noisy" or max_level is not None else ANALYSIS_AUTO_NODES
     # what the stages after the e-graph need when they work on the source alone (a cut load

@@ -53,14 +53,15 @@ def registry() -> dict[str, RuleFamily]:
 
 def resolve_names(names: str | list[str] | tuple[str, ...] | None) -> list[str]:
     """Family names for a comma-separated list (or sequence) of names or one schedule name;
-    an unknown name is a ``UserError``.  Loads no family."""
+    an unknown name is a ``UserError``.  Loads no family (but knows the ones added to a
+    loaded ``REGISTRY``)."""
     if names is None:
         names = SCHEDULES["default"]
     if isinstance(names, str):
         names = SCHEDULES[names] if names in SCHEDULES else tuple(x.strip() for x in names.split(",") if x.strip())
     out = []
     for nm in names:
-        if nm not in _MODULES:
+        if nm not in _MODULES and nm not in _REGISTRY:  # (a family registered at run time: a test's)
             raise UserError(
                 f"unknown rule family or schedule '{nm}' (families: {', '.join(sorted(_MODULES))}; "
                 f"schedules: {', '.join(sorted(SCHEDULES))})"

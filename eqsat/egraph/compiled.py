@@ -179,6 +179,12 @@ def _load_or_build() -> None:
         pass  # an unwritable cache: the sections stay in this process only
 
 
+def is_cached() -> bool:
+    """Whether the sections are in this process or in the cache file (``section`` then reads
+    them instead of building them)."""
+    return bool(_MEMO) or (cache_dir() / f"rules-{cache_key()}.json").is_file()
+
+
 def section(name: str) -> Section:
     """The section ``name`` (``"term"``, ``"noise-analysis"`` or a rule family's name)."""
     if not _MEMO:
