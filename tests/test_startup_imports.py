@@ -132,7 +132,8 @@ def test_the_bindings_alone_then_the_whole_package() -> None:
         "still = 'egglog.egraph' in sys.modules\n"
         "import egglog\n"  # the lazy package loads now, complete, with the same bindings
         "from egglog import bindings as again\n"
-        "print(json.dumps([alone, still, bool(folders), egglog.bindings is b, again is b, hasattr(egglog, 'EGraph')]))\n"
+        "print(json.dumps([alone, still, bool(folders), egglog.bindings is b, again is b,\n"
+        "                  hasattr(egglog, 'EGraph')]))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [False, False, True, True, True, True]

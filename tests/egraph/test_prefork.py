@@ -36,7 +36,10 @@ def _run(example: str, **env: str) -> list[object]:
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="the early worker needs fork and 2 cores")
+NO_EARLY = not hasattr(os, "fork") or (os.cpu_count() or 1) < 2
+
+
+@pytest.mark.skipif(NO_EARLY, reason="the early worker needs fork and 2 cores")
 @pytest.mark.parametrize("example", ["sum_8.mlir", "linalg_sum_pool_8x8.mlir"])
 def test_the_early_worker_gives_the_result_of_a_late_one(example: str) -> None:
     early, used, text, iterations = _run(example)
@@ -46,7 +49,7 @@ def test_the_early_worker_gives_the_result_of_a_late_one(example: str) -> None:
     assert (text, iterations) == (late[2], late[3])
 
 
-@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="the early worker needs fork and 2 cores")
+@pytest.mark.skipif(NO_EARLY, reason="the early worker needs fork and 2 cores")
 def test_an_unused_early_worker_is_ended() -> None:
     code = (
         "import json, os\n"
