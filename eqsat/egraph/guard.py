@@ -68,6 +68,12 @@ POST_S_PER_NODE = 0.4e-3
 #: source under load (28,683 e-nodes at 3x slowdown reserves more than a 30 s budget) must
 #: still get iterations, or the result is the unoptimized source
 MAX_RESERVE_SHARE = 0.5
+#: the largest program (IR nodes) given to an early worker (``eqsat.egraph.prefork``) as a
+#: pickled job; a bigger one's worker is forked here, as before.  Pickling and unpickling a
+#: program cost 50-100 us per node each way at load average 8 on 2 cores (its nodes are
+#: frozen dataclasses): 0.27 s each way for a 5,123-node program, 3.5 + 4.6 s for a
+#: 45,058-node one, more than the early start saves (0.1-0.2 s); at 500 nodes at most 0.1 s
+EARLY_MAX_NODES = 500
 
 
 def post_reserve(nodes: int, slowdown: float = 1.0) -> float:
@@ -165,7 +171,7 @@ class _Supervisor:
         """Fork the worker, or give the job to ``early``, a worker forked before the caller
         read its input (``eqsat.egraph.prefork``), and follow it to its result."""
         start = time.perf_counter()
-        if early is not None and self._send_job(early, start):
+        if early is not None and len(self.prog.nodes) <= EARLY_MAX_NODES and self._send_job(early, start):
             pid, msg_r, go_w = early.pid, early.msg_r, early.go_w
         else:
             prefork.end(early)

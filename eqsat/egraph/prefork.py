@@ -15,7 +15,9 @@ they overlap.  The early worker is a fork of the command before it imported anyt
 so nothing the caller does afterwards is in it: the job carries the program and the linear
 maps the frontend registered (``eqsat.algebra.linmap``), which is all the worker reads of
 the caller's state (the same worker forked late, at the stage, would have them by the fork).
-Not used with one core (nothing to overlap), without ``os.fork``, with
+A program of more than ``guard.EARLY_MAX_NODES`` nodes is not sent (pickling it would cost
+more than the early start saves): its worker is forked at the stage, as before, and the
+early one ended.  Not used with one core (nothing to overlap), without ``os.fork``, with
 ``EQSAT_IN_PROCESS=1``, or in a process that loaded egglog already (``eqsat serve``'s
 requests: their rules are declared before the request comes).  This module imports nothing
 heavy: the command imports it first.

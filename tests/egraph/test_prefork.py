@@ -50,6 +50,20 @@ def test_the_early_worker_gives_the_result_of_a_late_one(example: str) -> None:
 
 
 @pytest.mark.skipif(NO_EARLY, reason="the early worker needs fork and 2 cores")
+def test_a_big_program_gets_a_late_worker_and_the_early_one_is_ended() -> None:
+    code = CODE.replace("res = optimize", "import eqsat.egraph.guard as g\ng.EARLY_MAX_NODES = 3\nres = optimize")
+    code += ("import os\ntry:\n    os.waitpid(-1, os.WNOHANG)\n    left = True\n"
+             "except ChildProcessError:\n    left = False\n")
+    code += "print(json.dumps(left))\n"
+    out = subprocess.run([sys.executable, "-c", code, str(EX / "sum_8.mlir")], capture_output=True, text=True,
+                         check=True)
+    lines = out.stdout.strip().splitlines()
+    early, used, text, _ = json.loads(lines[-2])
+    assert early and used and "tensor_ext.rotate" in text  # optimized by a late worker
+    assert json.loads(lines[-1]) is False  # no child left: the early one was ended and reaped
+
+
+@pytest.mark.skipif(NO_EARLY, reason="the early worker needs fork and 2 cores")
 def test_an_unused_early_worker_is_ended() -> None:
     code = (
         "import json, os\n"
