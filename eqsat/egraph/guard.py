@@ -325,14 +325,14 @@ class Job:
     start: float
     registry: tuple[dict[str, Any], dict[str, Any]]
 
-
-def run_job(job: Job, msg_w: int, go_r: int) -> None:
-    """The early worker's side: run ``job`` as a forked worker would (never returns)."""
-    global _KNOWN
-    linmap.merge_registry(*job.registry)
-    maps, vectors = linmap.registry()
-    _KNOWN = (set(maps), set(vectors))
-    _Worker(job.prog, job.rulesets, job.limits, job.analysis_nodes, msg_w, go_r, Path(job.tmp), job.start).main()
+    def run(self, msg_w: int, go_r: int) -> None:
+        """The early worker's side: run this job as a forked worker would (never returns)."""
+        global _KNOWN
+        linmap.merge_registry(*self.registry)
+        maps, vectors = linmap.registry()
+        _KNOWN = (set(maps), set(vectors))
+        _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, go_r, Path(self.tmp),
+                self.start).main()
 
 
 class _Worker:

@@ -121,9 +121,8 @@ def _child(job_r: int, msg_w: int, go_r: int) -> None:
         if not data:  # discarded
             os._exit(0)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        from eqsat.egraph import guard
-
-        guard.run_job(pickle.loads(data), msg_w, go_r)  # never returns
+        # a ``guard.Job`` (unpickling it imports ``guard``; this module does not: guard uses it)
+        pickle.loads(data).run(msg_w, go_r)  # never returns
     except BaseException:
         code = 1
     finally:
