@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from eqsat.errors import REPORT_HINT, EqsatError, UserError
 
 if TYPE_CHECKING:
-    from eqsat.egraph.session import Limits
+    from eqsat.egraph.limits import Limits
     from eqsat.ir import Program
 
 
@@ -80,7 +80,7 @@ def _scheme(args: argparse.Namespace, prog: Program, path: str) -> str:
 def _limits(args: argparse.Namespace) -> Limits:
     import math
 
-    from eqsat.egraph.session import Limits
+    from eqsat.egraph.limits import Limits
 
     for flag, value in (("--time-limit", args.time_limit), ("--node-limit", args.node_limit),
                         ("--iteration-limit", args.iteration_limit)):
@@ -138,7 +138,14 @@ def _progress(args: argparse.Namespace, what: str) -> Iterator[Callable[[str], N
 PRINT_PER_PARSE = 0.5
 
 
-def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = None):  # type: ignore[no-untyped-def]
+def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = None,  # type: ignore[no-untyped-def]
+                  early: bool = True):
+    if early and prog is None and not args.layouts:
+        # the e-graph worker imports its stage and declares the rules while this process
+        # imports the frontend and reads the input (``eqsat.egraph.prefork``)
+        from eqsat.egraph import prefork
+
+        prefork.start()
     from eqsat.frontend.mlir import ReadTimeLimit  # imported before the clock starts
     from eqsat.pipeline import optimize
 
@@ -215,7 +222,7 @@ def _optimize_batch(args: argparse.Namespace, inputs: list[str]) -> int:
     status = 0
     for path in inputs:
         try:
-            res = _optimize_one(args, path)
+            res = _optimize_one(args, path, early=len(inputs) == 1)  # several: the rules are declared above
         except UserError as e:
             print(e.located(path).splitlines()[0], file=sys.stderr)
             reports[path] = {"error": e.located(path).splitlines()[0]}
@@ -363,10 +370,24 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (``importlib.metadata``
+    costs 0.04-0.07 s to import, which every command paid when the parser was built)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        parser._print_message(f"eqsat {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="eqsat", description="Equality-saturation optimizer for FHE circuits.", formatter_class=_Formatter)
-    ap.add_argument("--version", action="version", version=f"eqsat {_version()}")
+    ap.add_argument("--version", action=_VersionAction)
     sub = ap.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser, several: bool = False) -> None:
@@ -385,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--costs", help="JSON object op name -> cost (a file, or the object inline), "
                                         "overriding the scheme's table")
         p.add_argument("--rules", help="comma-separated rule families or a schedule name (default: default)")
-        from eqsat.egraph.session import Limits
+        from eqsat.egraph.limits import Limits  # the defaults alone: not the e-graph stage
 
         d = Limits()
         p.add_argument("--node-limit", type=int, dest="node_limit", help=f"e-node limit (default: {d.nodes})")
@@ -555,6 +576,12 @@ def _process_start() -> float | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; ``argv`` None (the ``eqsat`` command) first offers the command to
     a running ``eqsat serve`` (``eqsat.client``) and runs it here when none runs."""
+    # NumPy's OpenBLAS starts one thread per core when NumPy is imported (0.05-0.1 s of a
+    # command on a loaded machine); eqsat's arrays are small and no stage calls BLAS in
+    # parallel, so a command runs with one unless the environment asks for more
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     if argv is None:
         from eqsat.client import forward
 
@@ -585,6 +612,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # never a traceback: one line naming it a bug, exit 1
         print(f"eqsat: internal error: {type(e).__name__}: {e} ({REPORT_HINT})".splitlines()[0], file=sys.stderr)
         return 1
+    finally:
+        from eqsat.egraph import prefork
+
+        prefork.discard()  # an early e-graph worker the command did not use (e.g. bad input)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from eqsat.egraph import compiled, guard, noise_analysis
+from eqsat.egraph import compiled, guard, noise_facts
 from eqsat.egraph.session import Limits, RunReport, StopReason
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
@@ -179,7 +179,7 @@ def optimize(
     from eqsat.extract.ilp import ilp_extract
     from eqsat.extract.levels import ilp_extract_levels
     from eqsat.mgmt.reduce_noise import extract_noisy, place_greedy, solve_placement
-    from eqsat.rules import resolve
+    from eqsat.rules import FAMILY_NAMES, registry, resolve_names
 
     if verify not in VERIFY_MODES:
         raise UserError(f"unknown verify mode '{verify}' (random, encrypted or off)")
@@ -206,10 +206,13 @@ def optimize(
             progress(f"{stage} done ({timings[stage]:.2f} s, {now - start:.1f} s in all)")
 
     cost_table = table(scheme, costs)
-    families = resolve(rules)
+    # the project's families by name: the session reads their compiled text and the families
+    # themselves (built through egglog's Python layer) are never loaded; a family registered at
+    # run time (a test's) as the family
+    families = [nm if nm in FAMILY_NAMES else registry()[nm] for nm in resolve_names(rules)]
     for f in families:
-        if hasattr(f, "specs"):  # the rules' egglog text: cached on disk, built on first use
-            compiled.section(f.name)
+        if isinstance(f, str):  # the rules' egglog text: cached on disk, built on first use
+            compiled.section(f)
     lap("rules")
     analysis_nodes = math.inf if scheme == "noisy" or max_level is not None else ANALYSIS_AUTO_NODES
     # what the stages after the e-graph need when they work on the source alone (a cut load
@@ -242,7 +245,7 @@ def optimize(
         view = EGraphView(js, frozenset(name for name, ty in prog.args if not ty.secret))
         roots = [view.root(k) for k in built.roots]
         if built.analysed:
-            floors = dict(noise_analysis.facts(js, view).roots(roots))
+            floors = dict(noise_facts.facts(js, view).roots(roots))
             floors["time_s"] = round(time.perf_counter() - t_analysis, 4)
             _check_level_floor(floors, scheme, max_level, bootstrap)
     use_ilp = view is not None and (extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES))

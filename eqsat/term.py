@@ -52,6 +52,8 @@ from egglog import (
     set_,
 )
 
+from eqsat.term_ops import CONCRETE_OPS, INERT, INERT_OPS, SUMMARY_OPS  # the names by role, without egglog
+
 __all__ = [
     "CONCRETE_OPS",
     "INERT",
@@ -190,7 +192,6 @@ def NegI(a: T) -> T: ...
 def ExtI(v: T, i: i64Like) -> T: ...
 
 
-INERT = {"AddI": "Add", "SubI": "Sub", "MulI": "Mul", "NegI": "Neg", "ExtI": "Ext"}
 
 
 # -- scheme and management ops --------------------------------------------------
@@ -319,13 +320,6 @@ def _slots_rules(
     yield rule(In(s, n), name="slots-in-key").then(set_(in_name(In(s, n))).to(s))
 
 
-# Ops whose e-nodes are realizable programs (the extractor's vocabulary), by egglog name.
-CONCRETE_OPS = frozenset(
-    {"In", "Num", "NumF", "Dense", "Mask", "Add", "Sub", "Mul", "Neg", "Rot", "Ext", "Ins", "Place", "Splat",
-     "Encode", "Decode"}
-)
-SUMMARY_OPS = frozenset({"LinRot", "LinMap", "ProdRot", "Gather", "ChainElem"})
-INERT_OPS = frozenset(INERT)
 
 
 @slots_analysis.register

@@ -1,7 +1,7 @@
 """Fixed cost of one ``eqsat optimize`` run on small kernels: cold, warm (``eqsat serve``), and HEIR.
 
-In: ``--kernels`` (comma-separated MLIR files; default ``sum_8``, ``collapse_chain_16``,
-``pow8`` and ``dot_product_8`` from ``examples/``), ``--repeats`` (default 5), ``--out``.
+In: ``--kernels`` (comma-separated MLIR files; default ``sum_8``, ``mul_by_9``, ``horner``,
+``pow8`` and ``collapse_chain_16`` from ``examples/``), ``--repeats`` (default 5), ``--out``.
 Out: ``startup.csv``, one row per run: ``kernel``, ``mode`` --
 
 * ``cold-cache``: a new process right after the compiled rule text was removed
@@ -10,10 +10,15 @@ Out: ``startup.csv``, one row per run: ``kernel``, ``mode`` --
 * ``cold``: a new process, rule text cached (every run without a server);
 * ``warm``: the thin client of a running ``eqsat serve`` (``eqsat.serve``), which forks an
   already-imported server per command;
+* ``batch``: one process ``eqsat optimize K1 K2 ... --out-dir D`` over all kernels, no
+  server (its ``wall_s`` is the process's wall over the number of kernels);
 * ``heir``: ``heir-opt`` with the pipeline ``experiments/vs_heir.py`` runs for the kernel
   (skipped, with a message, when ``heir-opt`` is not installed) --
 
-the process's wall seconds, the report's ``time_s`` and ``timings`` per stage (eqsat rows),
+the process's wall seconds, ``cpu_s`` (user + system seconds of the process and the children
+it waited for: for ``cold`` the command and its e-graph workers, for ``warm`` the client
+alone -- the server's fork is not its child -- so less sensitive to the machine's load than
+the wall), the report's ``time_s`` and ``timings`` per stage (eqsat rows),
 ``startup_s`` (wall minus the report's time and parsing: interpreter start-up, imports, and
 for ``warm`` the client and the fork), rotations, and the load average.  ``startup.png``:
 left, median seconds per part for the first kernel in each eqsat mode; right, median wall
@@ -51,9 +56,16 @@ from experiments import vs_heir  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out"
 STAGES = ["parse", "rules", "load", "saturate", "analyze", "extract", "place", "verify"]
-KERNELS = ["sum_8", "collapse_chain_16", "pow8", "dot_product_8"]
-EQSAT_MODES = ["cold-cache", "cold", "warm"]
-FIELDS = ["kernel", "mode", "wall_s", "time_s", "startup_s", *STAGES, "rotations", "load_avg"]
+KERNELS = ["sum_8", "mul_by_9", "horner", "pow8", "collapse_chain_16"]
+EQSAT_MODES = ["cold-cache", "cold", "warm", "batch"]
+FIELDS = ["kernel", "mode", "wall_s", "cpu_s", "time_s", "startup_s", *STAGES, "rotations", "load_avg"]
+
+
+def _children_cpu() -> float:
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def _env(cache: Path, runtime: Path, server: bool) -> dict[str, str]:
@@ -70,18 +82,44 @@ def eqsat_run(kernel: Path, mode: str, cache: Path, runtime: Path) -> dict[str, 
         for f in cache.glob("rules-*.json"):
             f.unlink()
     env = _env(cache, runtime, server=mode == "warm")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _children_cpu()
     proc = subprocess.run([sys.executable, "-m", "eqsat.cli", "optimize", str(kernel), "--json"],
                           capture_output=True, text=True, env=env, cwd=ROOT, check=True)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
     rep = json.loads(proc.stdout)
     timings = rep.get("timings", {})
-    row: dict[str, Any] = {"kernel": kernel.stem, "mode": mode, "wall_s": round(wall, 4), "time_s": rep["time_s"],
+    row: dict[str, Any] = {"kernel": kernel.stem, "mode": mode, "wall_s": round(wall, 4), "cpu_s": round(cpu, 4),
+                           "time_s": rep["time_s"],
                            "load_avg": round(os.getloadavg()[0], 2)}
     row.update({s: timings.get(s, 0.0) for s in STAGES})
     row["startup_s"] = round(wall - rep["time_s"] - timings.get("parse", 0.0), 4)
     row["rotations"] = rep["after"]["ops"].get("rotate", 0)
     return row
+
+
+def batch_run(kernels: list[Path], cache: Path, runtime: Path) -> list[dict[str, Any]]:
+    """One ``eqsat optimize K1 K2 ... --out-dir D --json`` process (no server) over all kernels:
+    per kernel its report's time and stages, and ``wall_s`` = the process's wall divided by the
+    number of kernels (its start-up is paid once and shared)."""
+    env = _env(cache, runtime, server=False)
+    with tempfile.TemporaryDirectory(prefix="eqsat-batch-") as out:
+        t0, c0 = time.perf_counter(), _children_cpu()
+        proc = subprocess.run([sys.executable, "-m", "eqsat.cli", "optimize", *map(str, kernels), "--out-dir", out,
+                               "--json"], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+        wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
+    reports = json.loads(proc.stdout)
+    rows = []
+    for kernel in kernels:
+        rep = reports[str(kernel)]
+        timings = rep.get("timings", {})
+        row: dict[str, Any] = {"kernel": kernel.stem, "mode": "batch", "wall_s": round(wall / len(kernels), 4),
+                               "cpu_s": round(cpu / len(kernels), 4),
+                               "time_s": rep["time_s"], "load_avg": round(os.getloadavg()[0], 2)}
+        row.update({s: timings.get(s, 0.0) for s in STAGES})
+        row["startup_s"] = round(wall / len(kernels) - rep["time_s"] - timings.get("parse", 0.0), 4)
+        row["rotations"] = rep["after"]["ops"].get("rotate", 0)
+        rows.append(row)
+    return rows
 
 
 def heir_run(heir_opt: Path, kernel: Path) -> dict[str, Any] | None:
@@ -127,7 +165,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     a1.set_ylabel("seconds (median)")
     a1.set_title(f"{first}: where the time goes", fontsize=9)
     a1.legend(fontsize=6, ncol=2)
-    shown = [m for m in ["cold", "warm", "heir"] if any(r["mode"] == m for r in rows)]
+    shown = [m for m in ["cold", "warm", "batch", "heir"] if any(r["mode"] == m for r in rows)]
     width = 0.8 / max(1, len(shown))
     for j, m in enumerate(shown):
         xs = [i + (j - (len(shown) - 1) / 2) * width for i in range(len(kernels))]
@@ -151,6 +189,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                     help="comma-separated MLIR files")
     ap.add_argument("--repeats", type=int, default=5, help="runs per kernel and mode (the median is kept)")
     ap.add_argument("--no-server", action="store_true", help="skip the warm (eqsat serve) runs")
+    ap.add_argument("--no-batch", action="store_true", help="skip the batch runs (one process over all kernels)")
     ap.add_argument("--out", type=Path, default=OUT, help="directory for startup.csv and startup.png")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -176,6 +215,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                         h = heir_run(heir_opt, kernel)
                         if h is not None:
                             rows.append(h)
+            if not args.no_batch:
+                for _ in range(args.repeats):
+                    rows += batch_run(kernels, cache, runtime)
         finally:
             if not args.no_server:
                 _server("stop", cache, runtime)

@@ -52,3 +52,98 @@ def test_a_plain_optimize_loads_no_backend_or_plotting_module() -> None:
     names = _loaded(code, env={**os.environ, "EQSAT_IN_PROCESS": "1"})
     assert "eqsat.pipeline" in names  # the check ran the optimizer
     assert _roots(names, HEAVY_FOR_OPTIMIZE) == []
+
+
+#: egglog's Python layer (and what it imports): a run sends egglog text through the Rust
+#: bindings only (``eqsat.egraph.egglog_import``)
+EGGLOG_PYTHON_LAYER = ("egglog.egraph", "egglog.builtins", "egglog.conversion", "egglog.pretty", "black", "graphviz",
+                       "opentelemetry")
+
+
+def test_the_help_of_optimize_loads_no_heavy_module() -> None:
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from eqsat.cli import build_parser\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    build_parser().parse_args(['optimize', '--help'])\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    names = _loaded(code)
+    assert _roots(names, HEAVY_FOR_IMPORT) == []
+    assert "importlib.metadata" not in names  # --version is looked up only when asked
+
+
+def _optimize_modules(example: str) -> set[str]:
+    import os
+
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from eqsat.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['optimize', {str(EXAMPLES / example)!r}, '--quiet'])\n"
+        "assert code == 0\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    return _loaded(code, env={**os.environ, "EQSAT_IN_PROCESS": "1"})
+
+
+def test_a_plain_optimize_uses_egglogs_bindings_without_its_python_layer() -> None:
+    names = _optimize_modules("sum_8.mlir")
+    assert "egglog.bindings" in names  # the e-graph stage ran, in this process
+    assert _roots(names, EGGLOG_PYTHON_LAYER) == []
+    # nor the rule families and specs (defined through egglog's Python layer): the compiled text is read
+    assert not any(n.startswith(("eqsat.rules.", "eqsat.rulespec.spec", "eqsat.term")) and n != "eqsat.term_ops"
+                   for n in names)
+
+
+def test_xdsl_dialects_are_loaded_when_the_input_uses_them() -> None:
+    plain = _optimize_modules("sum_8.mlir")
+    assert _roots(plain, ("xdsl.dialects.affine", "xdsl.dialects.scf", "xdsl.dialects.linalg",
+                          "eqsat.frontend.mlir.linalg_lower")) == []
+    loops = _optimize_modules("sum_loop.mlir")  # affine.for
+    assert "xdsl.dialects.affine" in loops and "eqsat.frontend.mlir.linalg_lower" not in loops
+    tensors = _optimize_modules("linalg_sum_pool_8x8.mlir")
+    assert "eqsat.frontend.mlir.linalg_lower" in tensors and "xdsl.dialects.linalg" in tensors
+
+
+def test_the_shape_op_names_are_the_lowerings_classes() -> None:
+    from eqsat.frontend.mlir import SHAPE_OP_NAMES
+    from eqsat.frontend.mlir.linalg_lower import SHAPE_OPS
+
+    assert {c.name for c in SHAPE_OPS} == SHAPE_OP_NAMES
+
+
+def test_the_family_names_are_the_registrys_keys() -> None:
+    from eqsat.rules import FAMILY_NAMES, REGISTRY, SCHEDULES
+
+    assert tuple(REGISTRY) == FAMILY_NAMES
+    assert all(set(s) <= set(FAMILY_NAMES) for s in SCHEDULES.values())
+
+
+def test_the_bindings_alone_then_the_whole_package() -> None:
+    code = (
+        "import json, sys\n"
+        "from eqsat.egraph.egglog_import import bindings, package_folders\n"
+        "b = bindings()\n"
+        "egg = b.EGraph()\n"
+        "egg.run_program(*egg.parse_program('(datatype E (N i64)) (N 1)'))\n"
+        "alone = 'egglog.egraph' in sys.modules\n"
+        "folders = package_folders()\n"
+        "still = 'egglog.egraph' in sys.modules\n"
+        "import egglog\n"  # the lazy package loads now, complete, with the same bindings
+        "from egglog import bindings as again\n"
+        "print(json.dumps([alone, still, bool(folders), egglog.bindings is b, again is b,\n"
+        "                  hasattr(egglog, 'EGraph')]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [False, False, True, True, True, True]
+
+
+def test_the_bindings_after_the_whole_package() -> None:
+    code = (
+        "import json, egglog\n"
+        "from eqsat.egraph.egglog_import import bindings\n"
+        "print(json.dumps(bindings() is egglog.bindings))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) is True

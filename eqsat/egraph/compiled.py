@@ -15,17 +15,17 @@ that. The text is what egglog's Python API itself sends (recorded from an ``EGra
 the ``py-object`` references egglog pickles (module functions, pickled by name).
 
 The sections are built together on first use and cached in one JSON file per *key*: a hash
-of egglog's version and of the source of every module that defines the text (the term
-language, the rule specs and oracles, the rule families, the algebra the oracles call, the
-noise analysis and this file). Any edit to those gives a new key, so a stale text is never
-read. The cache lives in ``$EQSAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/eqsat``, else
-``~/.cache/eqsat``; when it cannot be written the sections are kept for the process only.
+of egglog's installation (its files' paths, sizes and modification times) and of the source
+of every module that defines the text (the term language, the rule specs and oracles, the
+rule families, the algebra the oracles call, the noise analysis and this file). Any edit to
+those gives a new key, so a stale text is never read. The cache lives in
+``$EQSAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/eqsat``, else ``~/.cache/eqsat``; when it
+cannot be written the sections are kept for the process only.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import json
 import os
 import tempfile
@@ -68,9 +68,25 @@ def _source_files() -> list[Path]:
     return files
 
 
+def _egglog_installation() -> str:
+    """egglog's installation, by the path, size and modification time of its package's files
+    at the top of its folder (the Rust bindings among them), found without loading it: a
+    new version or a reinstall changes it.  (Not ``importlib.metadata.version``: importing
+    ``importlib.metadata`` alone took 0.04-0.07 s of every command.)"""
+    from eqsat.egraph.egglog_import import package_folders
+
+    parts = []
+    for folder in package_folders():
+        for f in sorted(Path(folder).iterdir()):
+            if f.is_file():
+                st = f.stat()
+                parts.append(f"{f}|{st.st_size}|{st.st_mtime_ns}")
+    return "\n".join(parts) or "egglog missing"
+
+
 def cache_key() -> str:
-    """A hash of egglog's version and the source text of everything that defines the sections."""
-    h = hashlib.sha256(f"v{CACHE_VERSION}|egglog {importlib.metadata.version('egglog')}|".encode())
+    """A hash of egglog's installation and the source text of everything that defines the sections."""
+    h = hashlib.sha256(f"v{CACHE_VERSION}|{_egglog_installation()}|".encode())
     for f in _source_files():
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:20]
@@ -161,6 +177,12 @@ def _load_or_build() -> None:
         os.replace(tmp, path)  # atomic: parallel processes never read half a file
     except OSError:
         pass  # an unwritable cache: the sections stay in this process only
+
+
+def is_cached() -> bool:
+    """Whether the sections are in this process or in the cache file (``section`` then reads
+    them instead of building them)."""
+    return bool(_MEMO) or (cache_dir() / f"rules-{cache_key()}.json").is_file()
 
 
 def section(name: str) -> Section:

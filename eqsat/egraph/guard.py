@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from eqsat.algebra import linmap
-from eqsat.egraph import noise_analysis
+from eqsat.egraph import noise_facts, prefork
 from eqsat.egraph.session import Limits, RunReport, Session, StopReason
 from eqsat.errors import InternalError
 from eqsat.ir import Program
@@ -68,6 +68,12 @@ POST_S_PER_NODE = 0.4e-3
 #: source under load (28,683 e-nodes at 3x slowdown reserves more than a 30 s budget) must
 #: still get iterations, or the result is the unoptimized source
 MAX_RESERVE_SHARE = 0.5
+#: the largest program (IR nodes) given to an early worker (``eqsat.egraph.prefork``) as a
+#: pickled job; a bigger one's worker is forked here, as before.  Pickling and unpickling a
+#: program cost 50-100 us per node each way at load average 8 on 2 cores (its nodes are
+#: frozen dataclasses): 0.27 s each way for a 5,123-node program, 3.5 + 4.6 s for a
+#: 45,058-node one, more than the early start saves (0.1-0.2 s); at 500 nodes at most 0.1 s
+EARLY_MAX_NODES = 500
 
 
 def post_reserve(nodes: int, slowdown: float = 1.0) -> float:
@@ -101,7 +107,7 @@ def build(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes
     limits = replace(limits, time_s=budget)
     if not hasattr(os, "fork") or os.environ.get("EQSAT_IN_PROCESS") == "1":
         return _in_process(prog, rulesets, limits, analysis_nodes)
-    return _Supervisor(prog, rulesets, limits, analysis_nodes, deadline, reserve).run()
+    return _Supervisor(prog, rulesets, limits, analysis_nodes, deadline, reserve).run(prefork.take())
 
 
 def _in_process(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float) -> Built:
@@ -120,7 +126,7 @@ def _finish(session: Session, run: RunReport, analysis_nodes: float) -> Built:
     size = session.size()
     analysed = size <= analysis_nodes
     if analysed:
-        noise_analysis.run(session)
+        noise_facts.run(session)
     js = session.serialize()
     stopped = "saturate" if run.stop_reason in (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT) else None
     return Built(run, js, list(session.roots), size, analysed, {"serialize": time.perf_counter() - t0}, stopped,
@@ -161,20 +167,27 @@ class _Supervisor:
         self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-stage-"))
         self.buf = b""
 
-    def run(self) -> Built:
-        msg_r, msg_w = os.pipe()
-        go_r, go_w = os.pipe()
+    def run(self, early: prefork.Handle | None = None) -> Built:
+        """Fork the worker, or give the job to ``early``, a worker forked before the caller
+        read its input (``eqsat.egraph.prefork``), and follow it to its result."""
         start = time.perf_counter()
-        pid = os.fork()
-        if pid == 0:  # the worker: never returns
-            global _KNOWN
-            maps, vectors = linmap.registry()
-            _KNOWN = (set(maps), set(vectors))
-            os.close(msg_r)
-            os.close(go_w)
-            _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, go_r, self.tmp).main()
-        os.close(msg_w)
-        os.close(go_r)
+        if early is not None and len(self.prog.nodes) <= EARLY_MAX_NODES and self._send_job(early, start):
+            pid, msg_r, go_w = early.pid, early.msg_r, early.go_w
+        else:
+            prefork.end(early)
+            msg_r, msg_w = os.pipe()
+            go_r, go_w = os.pipe()
+            start = time.perf_counter()
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns
+                global _KNOWN
+                maps, vectors = linmap.registry()
+                _KNOWN = (set(maps), set(vectors))
+                os.close(msg_r)
+                os.close(go_w)
+                _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, go_r, self.tmp).main()
+            os.close(msg_w)
+            os.close(go_r)
         try:
             return self._follow(pid, msg_r, go_w, start)
         except BaseException:  # Ctrl-C, a worker error: the worker must not outlive the call
@@ -187,6 +200,22 @@ class _Supervisor:
                 with contextlib.suppress(OSError):
                     os.close(fd)
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _send_job(self, early: prefork.Handle, start: float) -> bool:
+        """Send the job to the early worker (False: it cannot be pickled, or the worker is gone)."""
+        try:
+            job = pickle.dumps(Job(self.prog, list(self.rulesets), self.limits, self.analysis_nodes, str(self.tmp),
+                                   start, linmap.registry()))
+        except Exception:  # e.g. an egglog ruleset object: this worker forks from here instead
+            return False
+        try:
+            view = memoryview(job)
+            while view:  # blocks while the worker still declares its rules: it is the one waited for
+                view = view[os.write(early.job_w, view):]
+            os.close(early.job_w)
+        except OSError:
+            return False
+        return True
 
     def _messages(self, fd: int, timeout: float) -> list[dict[str, object]]:
         ready, _, _ = select.select([fd], [], [], max(0.0, timeout))
@@ -282,11 +311,35 @@ def _describe(status: int) -> str:
     return f"exit status {os.WEXITSTATUS(status)}"
 
 
+@dataclass
+class Job:
+    """What an early worker (``eqsat.egraph.prefork``) gets: ``_Worker``'s arguments, the
+    caller's clock at the job's start (``time.perf_counter`` is the system's monotonic clock,
+    the same in both processes), and the linear maps the caller registered."""
+
+    prog: Program
+    rulesets: list[Any]
+    limits: Limits
+    analysis_nodes: float
+    tmp: str
+    start: float
+    registry: tuple[dict[str, Any], dict[str, Any]]
+
+    def run(self, msg_w: int, go_r: int) -> None:
+        """The early worker's side: run this job as a forked worker would (never returns)."""
+        global _KNOWN
+        linmap.merge_registry(*self.registry)
+        maps, vectors = linmap.registry()
+        _KNOWN = (set(maps), set(vectors))
+        _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, go_r, Path(self.tmp),
+                self.start).main()
+
+
 class _Worker:
     """The forked side: load, saturate with a checkpoint after every iteration, hand back."""
 
     def __init__(self, prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
-                 msg_w: int, go_r: int, tmp: Path) -> None:
+                 msg_w: int, go_r: int, tmp: Path, origin: float | None = None) -> None:
         self.prog, self.rulesets, self.limits = prog, rulesets, limits
         self.analysis_nodes = analysis_nodes
         self.msg_w, self.go_r, self.tmp = msg_w, go_r, tmp
@@ -294,6 +347,8 @@ class _Worker:
         self.checkpoint_at = 0.0
         self.ended: list[int] = []
         self.start = time.perf_counter()
+        #: the caller's ``start`` (``_Supervisor.run``): the loading time is reported from it
+        self.origin = self.start if origin is None else origin
         self.cpu0 = time.process_time()
 
     def send(self, **msg: object) -> None:
@@ -313,7 +368,7 @@ class _Worker:
         gc.freeze()  # what the caller had is never garbage here: collections skip it (see eqsat.serve)
         try:
             session = Session(self.prog)
-            loaded = time.perf_counter() - self.start
+            loaded = time.perf_counter() - self.origin
             self.fork_checkpoint(session, RunReport(StopReason.TIME_LIMIT, 0, session.size(), 0.0))
             self.send(ev="load", s=loaded, rss=_rss(os.getpid()), nodes=session.size(), ckpt=self.checkpoint)
             run = session.saturate(self.rulesets, self.limits, lambda rep: self.after_iteration(session, rep))

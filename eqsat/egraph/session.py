@@ -17,49 +17,22 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
-from typing import Any
-
-from egglog import bindings
+from typing import TYPE_CHECKING, Any
 
 from eqsat.egraph import compiled
+from eqsat.egraph.limits import Limits, RunReport, StopReason
 from eqsat.egraph.loader import Loader
 from eqsat.egraph.tables import declarations
 from eqsat.ir import Program
-from eqsat.term import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
+from eqsat.term_ops import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
 
+if TYPE_CHECKING:
+    from egglog import bindings
+else:  # the Rust bindings alone: egglog's Python layer is never used here
+    from eqsat.egraph.egglog_import import bindings as _bindings
 
-class StopReason(StrEnum):
-    SATURATED = "saturated"
-    ITERATION_LIMIT = "iteration_limit"
-    NODE_LIMIT = "node_limit"
-    TIME_LIMIT = "time_limit"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on saturation, checked after every iteration.  ``time_s`` is also the budget of a
-    whole ``eqsat.pipeline.optimize`` call, which gives saturation a share of it and enforces
-    that share inside an iteration too (``eqsat.egraph.guard``)."""
-
-    iterations: int = 40
-    nodes: int = 400_000
-    time_s: float = 30.0  # the whole call; saturation gets 75% of what is left after loading
-    match_limit: int = 0  # > 0: egglog's back-off scheduler with this many matches per rule per iteration
-
-
-@dataclass
-class RunReport:
-    stop_reason: StopReason
-    iterations: int
-    nodes: int
-    time_s: float
-    rule_matches: dict[str, int] = field(default_factory=dict)
-    #: stopped from outside, inside an iteration (``eqsat.egraph.guard``): the e-graph is the
-    #: one of the last complete iteration
-    interrupted: bool = False
+    bindings = _bindings()
 
 
 LOAD_CHUNK = 256

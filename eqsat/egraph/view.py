@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from eqsat.term import CONCRETE_OPS, INERT, SUMMARY_OPS
+from eqsat.term_ops import CONCRETE_OPS, INERT, SUMMARY_OPS
 
 Lit = int | float | str
 

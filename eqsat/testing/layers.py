@@ -31,6 +31,7 @@ LAYERS: dict[str, int] = {
     "eqsat.milp_reduce": 2,
     "eqsat.frontend": 2,
     "eqsat.term": 3,
+    "eqsat.term_ops": 3,
     "eqsat.rulespec": 4,
     "eqsat.rules": 5,
     "eqsat.egraph": 6,

@@ -40,15 +40,38 @@ rescale on floats), so ``heir-opt`` reads them; ``noisy.reduce_noise`` in noisy 
 
 from __future__ import annotations
 
-from eqsat.frontend.mlir import linalg_lower as _linalg_lower  # registers the tensor-program lowering
+from typing import TYPE_CHECKING, Any
+
 from eqsat.frontend.mlir.errors import MLIRError, ReadTimeLimit
 from eqsat.frontend.mlir.parse import parse_module
 from eqsat.frontend.mlir.printer import print_mlir
-from eqsat.frontend.mlir.to_ir import lower_module
+from eqsat.frontend.mlir.to_ir import FUNCTION_LOWERINGS, lower_module
 from eqsat.ir import Program
 
+if TYPE_CHECKING:
+    from xdsl.dialects import func
+
 __all__ = ["MLIRError", "ReadTimeLimit", "parse_mlir", "print_mlir"]
-del _linalg_lower
+
+#: the ``tensor`` ops that make a function a tensor program (``linalg_lower.SHAPE_OPS``), by name
+SHAPE_OP_NAMES = frozenset({"tensor.collapse_shape", "tensor.expand_shape", "tensor.extract_slice",
+                            "tensor.insert_slice"})
+
+
+def uses_tensor_programs(fn: func.FuncOp) -> bool:
+    """True when ``fn`` needs the tensor-program lowering (a ``linalg`` op or a shape op),
+    decided by op names: ``linalg_lower`` and xDSL's ``linalg`` dialect behind it (0.1-0.3 s of
+    imports) are loaded only for such a function."""
+    return any(op.name.startswith("linalg.") or op.name in SHAPE_OP_NAMES for op in fn.walk())
+
+
+def _tensor_program_lowering(parsed: Any, fn: func.FuncOp) -> Any:
+    from eqsat.frontend.mlir.linalg_lower import LinalgLowering
+
+    return LinalgLowering(parsed, fn)
+
+
+FUNCTION_LOWERINGS.append((uses_tensor_programs, _tensor_program_lowering))
 
 
 def parse_mlir(text: str | bytes, path: str = "<input>", deadline: float | None = None) -> list[Program]:

@@ -51,18 +51,14 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from eqsat.algebra import linmap
 from eqsat.frontend.mlir.dialects import mgmt, secret, tensor_ext
 from eqsat.frontend.mlir.dialects.linalg import NamedOp
-from eqsat.frontend.mlir.to_ir import _FLOAT_BINARY, _INT_BINARY, _MGMT, FUNCTION_LOWERINGS, Index, _FunctionLowering
+from eqsat.frontend.mlir.to_ir import _FLOAT_BINARY, _INT_BINARY, _MGMT, Index, _FunctionLowering
 from eqsat.ir import Type
 
 MAX_UNROLLED_TERMS = 1 << 16
 """Largest scalar product count an op may unroll into (secret x secret, generic reductions)."""
 
+#: the shape ops that make a function a tensor program (by name: ``eqsat.frontend.mlir.SHAPE_OP_NAMES``)
 SHAPE_OPS = (tensor.CollapseShapeOp, tensor.ExpandShapeOp, tensor.ExtractSliceOp, tensor.InsertSliceOp)
-
-
-def uses_tensor_programs(fn: func.FuncOp) -> bool:
-    """True when ``fn`` needs this lowering (a ``linalg`` op or a shape op)."""
-    return any(op.name.startswith("linalg.") or isinstance(op, SHAPE_OPS) for op in fn.walk())
 
 
 @dataclass(frozen=True, eq=False)
@@ -1005,5 +1001,3 @@ for _cls in [*_INT_BINARY, *_FLOAT_BINARY]:
     _LINALG_HANDLERS[_cls] = LinalgLowering.op_arith_binary
 for _cls in _MGMT:
     _LINALG_HANDLERS[_cls] = LinalgLowering.op_mgmt
-
-FUNCTION_LOWERINGS.append((uses_tensor_programs, LinalgLowering))

@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import affine, arith, func, scf, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -45,6 +45,9 @@ from eqsat.frontend.mlir.errors import MLIRError
 from eqsat.frontend.mlir.parse import ParsedModule
 from eqsat.interp import constant_values, fits
 from eqsat.ir import Builder, IRError, Program, Type
+
+if TYPE_CHECKING:  # loaded with their dialects, when the input uses them (``dialects.LAZY_DIALECTS``)
+    from xdsl.dialects import affine, scf
 
 MAX_UNROLLED_OPS = 2_000_000
 """Upper bound on operations executed while unrolling one function (guards blow-ups)."""
@@ -261,7 +264,7 @@ class _FunctionLowering:
     # -- blocks ----------------------------------------------------------------
     def is_terminator(self, op: Operation) -> bool:
         """Whether ``op`` ends a block and hands its operands back (``run_block``)."""
-        return isinstance(op, func.ReturnOp | affine.YieldOp | scf.YieldOp | secret.YieldOp)
+        return isinstance(op, func.ReturnOp | secret.YieldOp) or op.name in _LAZY_TERMINATORS
 
     def is_inert(self, op: Operation) -> bool:
         """Whether ``run_block`` passes over ``op`` (a lowering may bind its value elsewhere)."""
@@ -289,7 +292,7 @@ class _FunctionLowering:
             self.env[res] = val
 
     def lower_op(self, op: Operation) -> None:
-        handler = _HANDLERS.get(type(op))
+        handler = _HANDLERS.get(type(op)) or _LAZY_HANDLERS.get(op.name)
         if handler is None:
             raise self.fail(op, f"unsupported operation '{op.name}'")
         handler(self, op)
@@ -516,9 +519,6 @@ _HANDLERS: dict[type[Operation], Callable[[Any, Any], None]] = {
     arith.ConstantOp: _FunctionLowering.op_constant,
     arith.NegfOp: _FunctionLowering.op_negf,
     arith.IndexCastOp: _FunctionLowering.op_index_cast,
-    affine.ApplyOp: _FunctionLowering.op_apply,
-    affine.ForOp: _FunctionLowering.op_for,
-    scf.ForOp: _FunctionLowering.op_scf_for,
     tensor.ExtractOp: _FunctionLowering.op_extract,
     tensor.InsertOp: _FunctionLowering.op_insert,
     tensor.FromElementsOp: _FunctionLowering.op_from_elements,
@@ -530,6 +530,13 @@ _HANDLERS: dict[type[Operation], Callable[[Any, Any], None]] = {
     mgmt.ModreduceOp: _FunctionLowering.op_modreduce,
     secret.GenericOp: _FunctionLowering.op_generic,
 }
+#: the ops of the lazily loaded dialects, by name (their classes exist only once the input used them)
+_LAZY_HANDLERS: dict[str, Callable[[Any, Any], None]] = {
+    "affine.apply": _FunctionLowering.op_apply,
+    "affine.for": _FunctionLowering.op_for,
+    "scf.for": _FunctionLowering.op_scf_for,
+}
+_LAZY_TERMINATORS = frozenset({"affine.yield", "scf.yield"})
 for _cls in [*_INDEX_FOLD, *_FLOAT_BINARY, *_NOISY_BINARY]:
     _HANDLERS[_cls] = _FunctionLowering.op_arith_binary
 for _cls in _MGMT:
