@@ -8,7 +8,8 @@ with one row per kernel: the medians over the repeats of ``time_s`` and of each 
 report's ``timings`` (parse, load, saturate, analyze, extract, place, verify), and, from the
 first repeat, the e-graph's nodes, classes, iterations and stop reason, the result's
 rotations, ct*ct muls and cost (quality does not depend on the repeat; a row whose quality
-differs between repeats says so in ``note``). With ``--compare OLD.csv`` it also prints,
+differs between repeats says so in ``note``); ``<out>/<name>.png``: the slowest kernels'
+seconds per stage, stacked. With ``--compare OLD.csv`` it also prints,
 per kernel, old and new time and saturate seconds and flags any kernel whose rotations, muls
 or cost got worse (``quality_change``).
 
@@ -136,10 +137,39 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         w = csv.DictWriter(fh, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
-    print(f"wrote {path}")
+    old = {r["kernel"]: r for r in csv.DictReader(args.compare.open())} if args.compare else {}
+    plot(rows, old, path.with_suffix(".png"))
+    print(f"wrote {path} and {path.with_suffix('.png').name}")
     if args.compare:
         compare(args.compare, rows)
     return rows
+
+
+def plot(rows: list[dict[str, Any]], old: dict[str, dict[str, Any]], path: Path, top: int = 25) -> None:
+    """The ``top`` slowest kernels: seconds per stage, stacked (a black tick: the old
+    ``time_s`` of ``--compare``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    timed = sorted((r for r in rows if r.get("time_s") is not None),
+                   key=lambda r: max(float(r["time_s"]), float(old.get(r["kernel"], {}).get("time_s") or 0)))[-top:]
+    fig, ax = plt.subplots(figsize=(10, 0.3 * len(timed) + 1.5))
+    left = [0.0] * len(timed)
+    for st in STAGES:
+        vals = [float(r.get(st) or 0) for r in timed]
+        ax.barh(range(len(timed)), vals, left=left, label=st)
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    for y, r in enumerate(timed):
+        if r["kernel"] in old and old[r["kernel"]].get("time_s"):
+            ax.plot([float(old[r["kernel"]]["time_s"])] * 2, [y - 0.4, y + 0.4], "k-", lw=2)
+    ax.set_yticks(range(len(timed)), [str(r["kernel"]) for r in timed], fontsize=7)
+    ax.set_xlabel("seconds (median); black tick: time_s before" if old else "seconds (median)")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

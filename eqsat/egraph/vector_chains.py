@@ -1,9 +1,10 @@
 """Insertion chains that load as their vector form, with the slot-by-slot source inert beside it.
 
 In: the ``Program`` being loaded (through ``VectorChains``, a base of ``Loader``). Out: for
-every insertion chain (``insert`` chain or ``from_elements``) whose every written element is a
-polynomial of slot reads that the template vectorizer turns into one vector form
-(``eqsat.egraph.vectorize``): the chain's elements and inner inserts are not loaded as live
+every insertion chain (``insert`` chain or ``from_elements``) whose written elements are all one
+polynomial of reads relative to their slot (a shift-invariant template: a wrapping stencil, an
+element-wise polynomial), which the template vectorizer turns into one vector form without
+masks (``eqsat.egraph.vectorize``): the chain's elements and inner inserts are not loaded as live
 terms; the chain loads as a sum of ``Place`` terms over *inert* twins of its elements
 (``AddI``, ``SubI``, ``MulI``, ``NegI``, ``ExtI``: extraction reads them as the originals, no
 rewrite matches them), unioned with the vector form. A chain whose form fails after all is
@@ -79,8 +80,9 @@ class VectorChains(ChainVectorizer):
             if p is None:
                 return None
             polys[slot] = p
-        polys = self._align_nested(polys)
-        nonconst = {m for p in polys.values() for m in p if m}
+        if not _shift_invariant(polys):
+            return None  # per-slot coefficients (zero padding, edges): the slot rules do better
+        nonconst = {m for p in self._align_nested(polys).values() for m in p if m}
         if len(nonconst) > len(polys):
             return None  # no vector form (``_slots_form``): the chain is its slots
         # the element arithmetic: add/sub/neg/mul nodes and the reads of ``slots``-slot tensors
@@ -178,3 +180,15 @@ class VectorChains(ChainVectorizer):
         live = self._chain(top)
         assert live is not None  # a planned chain writes at least two slots
         return live
+
+
+def _shift_invariant(polys: dict[int, Poly]) -> bool:
+    """Every written slot holds the same polynomial of reads relative to the slot (one
+    template): the vector form is that template on whole vectors, with no mask. A
+    form with per-slot coefficients (a zero-padded stencil's edges) is left beside the live
+    source: there the slot rules find masked sharing the form lacks (a zero-padded Sobel
+    magnitude 4x4: 6 rotations with the source live, 8 from the form alone)."""
+    first = next(iter(polys.values()), None)
+    if first is None:
+        return False
+    return all(p == first for p in polys.values())

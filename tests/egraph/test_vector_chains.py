@@ -3,7 +3,7 @@
 Checked: a stencil chain (Roberts cross: squared differences of four reads, wrapping) is
 planned, loads no live ``Ins``/``Ext`` for its slots, and optimizes to the known 3 rotations;
 an element something else reads stays live; a chain with more distinct products than slots
-is not planned; and a property test on random stencil chains -- random width, random
+is not planned, nor is a zero-padded stencil; and a property test on random stencil chains -- random width, random
 weighted reads and squared differences, wrap-around or zero padding, some slots left to the
 base, an insert chain or ``from_elements`` -- that the optimized program computes what the
 source computes.
@@ -100,7 +100,12 @@ def test_a_chain_of_distinct_products_is_not_planned() -> None:
 
 
 def random_stencil(seed: int) -> Program:
-    """A random 2-D stencil chain over a ``h x w`` image (see the module docstring)."""
+    return stencil_case(seed)[0]
+
+
+def stencil_case(seed: int) -> tuple[Program, bool]:
+    """A random 2-D stencil chain over a ``h x w`` image (see the module docstring), and
+    whether its reads wrap around (else: zero padding)."""
     rng = random.Random(seed)
     h, w = rng.randint(2, 5), rng.randint(2, 6)
     n = h * w
@@ -137,11 +142,11 @@ def random_stencil(seed: int) -> Program:
                 acc = b.binary("add", acc, b.binary("mul", d, d))
         elems[p] = acc
     if len(written) == n and rng.random() < 0.5:
-        return b.finish([b.from_elements([elems[p] for p in range(n)], ty)])
+        return b.finish([b.from_elements([elems[p] for p in range(n)], ty)]), wrap
     out = img if rng.random() < 0.5 else b.empty(ty)
     for p in rng.sample(written, len(written)):
         out = b.insert(elems[p], out, p)
-    return b.finish([out])
+    return b.finish([out]), wrap
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -154,10 +159,14 @@ def test_random_stencil_chains_stay_equivalent(seed: int) -> None:
 
 
 def test_random_stencils_exercise_the_planner() -> None:
-    """The property test above covers the class: most of its programs are planned."""
+    """The property test above covers the class: its wrapping stencils are planned (but for
+    a tiny image with more products than slots), its zero-padded ones -- per-slot
+    coefficients at the edges -- are left live."""
     planned = 0
     for seed in range(12):
-        loader = Loader(random_stencil(seed))
+        prog, wrap = stencil_case(seed)
+        loader = Loader(prog)
         loader.load()
         planned += bool(loader.vector_chains)
-    assert planned >= 6, planned
+        assert wrap or not loader.vector_chains, seed
+    assert planned >= 5, planned
