@@ -170,3 +170,18 @@ def test_random_stencils_exercise_the_planner() -> None:
         planned += bool(loader.vector_chains)
         assert wrap or not loader.vector_chains, seed
     assert planned >= 5, planned
+
+
+def test_a_planned_chain_whose_form_fails_loads_live(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fallback: when the vector form is not built after all, the chain's source is
+    emitted live (``_uncover``) and unioned with the inert one."""
+    from eqsat.egraph.vectorize import ChainVectorizer
+
+    monkeypatch.setattr(ChainVectorizer, "_vector_form", lambda self, top: None)
+    prog = roberts_cross(3)
+    loader = Loader(prog)
+    loader.load()
+    assert not loader.vector_chains, "the plan was dropped"
+    assert loader.rows["Ext"] and loader.rows["MulI"], "live slot reads beside the inert twin"
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
