@@ -1,14 +1,15 @@
 """Insertion chains that load as their vector form, with the slot-by-slot source inert beside it.
 
 In: the ``Program`` being loaded (through ``VectorChains``, a base of ``Loader``). Out: for
-every insertion chain (``insert`` chain or ``from_elements``) whose written elements are all one
-polynomial of reads relative to their slot (a shift-invariant template: a wrapping stencil, an
-element-wise polynomial), which the template vectorizer turns into one vector form without
-masks (``eqsat.egraph.vectorize``): the chain's elements and inner inserts are not loaded as live
+every insertion chain (``insert`` chain or ``from_elements``) whose written elements are all
+one polynomial of reads relative to their slot (a shift-invariant template: a wrapping
+stencil, an element-wise polynomial), that writes every slot or starts from zero, and that
+the template vectorizer turns into one vector form without masks
+(``eqsat.egraph.vectorize``): the chain's elements and inner inserts are not loaded as live
 terms; the chain loads as a sum of ``Place`` terms over *inert* twins of its elements
-(``AddI``, ``SubI``, ``MulI``, ``NegI``, ``ExtI``: extraction reads them as the originals, no
-rewrite matches them), unioned with the vector form. A chain whose form fails after all is
-loaded live as before (``_uncover``).
+(``AddI``, ``SubI``, ``MulI``, ``NegI``, ``ExtI``: extraction reads them as the originals,
+no rewrite matches them), unioned with the vector form. A chain whose form fails after all
+is loaded live as before (``_uncover``).
 
 Why: with the source live, the slot rules lift every slot of such a chain to whole-vector
 terms one rewrite at a time (``ext-to-slot0``, ``ext-of-rot``, ``rot-compose``, ``lin-mono``
@@ -21,6 +22,7 @@ twin keeps the source extractable, as for the summaries of long linear chains
 
 from __future__ import annotations
 
+from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.vectorize import ChainVectorizer, Poly
 
 
@@ -71,6 +73,10 @@ class VectorChains(ChainVectorizer):
                 elif self.prog.nodes[cur].op == "insert":
                     return None  # a shared partial chain: it stays live (and so does this one)
             if cur in self.covered:
+                return None
+            if len(written) < slots and not _is_zero(self.prog, cur):
+                # slots kept from the base: the Place sum would need a ``Gather`` of it, which
+                # only the slot rules make extractable (a schedule without them: no program)
                 return None
         if len(written) < 2:
             return None
@@ -124,7 +130,6 @@ class VectorChains(ChainVectorizer):
         slots = n.type.slots
         cover = self.vector_chains[top]
         written: dict[int, int] = {}
-        base: int | None = None
         if n.op == "from_elements":
             written = dict(enumerate(n.args))
         else:
@@ -133,16 +138,9 @@ class VectorChains(ChainVectorizer):
                 c = self.prog.nodes[cur]
                 written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
                 cur = c.args[1]
-            base = cur
         built: dict[int, int] = {}
         parts = [self.node("Place", self._inert_elem(written[s], cover, built), s, slots) for s in sorted(written)]
-        surviving = [j for j in range(slots) if j not in written]
-        if base is not None and surviving:
-            from eqsat.algebra.slot_keys import set_key
-            from eqsat.egraph.canonical import _is_zero
-
-            if not _is_zero(self.prog, base):
-                parts.append(self.node("Gather", self.name[base], 0, set_key(surviving), slots))
+        # every slot is written or the base is zero (``_vector_chain_cover``): no base part
         return self._balanced("AddI", parts)
 
     def _inert_elem(self, e: int, cover: set[int], built: dict[int, int]) -> int:
