@@ -143,3 +143,11 @@ def test_linalg_mlir_tiny(tmp_path: Path) -> None:
     with open(tmp_path / "linalg_mlir.csv") as f:
         assert len(list(csv.DictReader(f))) == 1
     assert (tmp_path / "linalg_mlir.png").stat().st_size > 0
+
+
+def test_stage_times_tiny_writes_csv_and_png(tmp_path: Path) -> None:
+    rows = load("stage_times").main([str(ROOT / "examples/sum_8.mlir"), "--repeats", "1", "--out", str(tmp_path),
+                                     "--out-name", "t"])
+    assert [r["kernel"] for r in rows] == ["sum_8"] and int(rows[0]["rotations"]) == 3
+    assert float(rows[0]["saturate"]) > 0 and rows[0]["stop_reason"] == "saturated"
+    assert (tmp_path / "t.csv").stat().st_size > 0 and (tmp_path / "t.png").stat().st_size > 0

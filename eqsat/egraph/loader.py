@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from eqsat.algebra.slot_keys import dense_key
 from eqsat.egraph import linmap_load
-from eqsat.egraph.vectorize import ChainVectorizer
+from eqsat.egraph.vector_chains import VectorChains
 from eqsat.ir import MGMT_OPS, Program, VecRef
 
 
-class Loader(ChainVectorizer):
+class Loader(VectorChains):
     """Translates a Program into rows of node tables (``LOAD_COLUMNS``): node ``i`` of the
     program is row id ``i``; the canonical forms get fresh ids above the program's."""
 
@@ -36,6 +36,7 @@ class Loader(ChainVectorizer):
         """
         self.covered = self._covered_interiors()
         self._plan_summaries()
+        self._plan_vector_chains()  # chains that load as their vector form (``eqsat.egraph.vector_chains``)
         for i in self.prog.live():
             if i not in self.covered:
                 self._emit(i)
@@ -53,6 +54,9 @@ class Loader(ChainVectorizer):
         op = n.op
         if op in ("add", "sub", "mul") and any(x in self.covered for x in n.args):
             self.name[i] = self._tree_root(i)  # only the balanced form (see ``load``)
+            return
+        if i in self.vector_chains:
+            self.name[i] = self._vector_chain(i)  # inert, beside its vector form
             return
         if i in self.summarized_chains or (op == "insert" and n.args[1] in self.covered):
             chain = self._chain(i)  # only the Place sum (see ``_covered_interiors``)

@@ -1,0 +1,192 @@
+"""Insertion chains that load as their vector form, with the slot-by-slot source inert beside it.
+
+In: the ``Program`` being loaded (through ``VectorChains``, a base of ``Loader``). Out: for
+every insertion chain (``insert`` chain or ``from_elements``) whose written elements are all
+one polynomial of reads relative to their slot (a shift-invariant template: a wrapping
+stencil, an element-wise polynomial), that writes every slot or starts from zero, and that
+the template vectorizer turns into one vector form without masks
+(``eqsat.egraph.vectorize``): the chain's elements and inner inserts are not loaded as live
+terms; the chain loads as a sum of ``Place`` terms over *inert* twins of its elements
+(``AddI``, ``SubI``, ``MulI``, ``NegI``, ``ExtI``: extraction reads them as the originals,
+no rewrite matches them), unioned with the vector form. A chain whose form fails after all
+is loaded live as before (``_uncover``).
+
+Why: with the source live, the slot rules lift every slot of such a chain to whole-vector
+terms one rewrite at a time (``ext-to-slot0``, ``ext-of-rot``, ``rot-compose``, ``lin-mono``
+on each of its 256 slots for a 16x16 stencil), and the e-graph of the Roberts cross 16x16 grew
+from 2,063 to 15,624 e-nodes over 17 iterations to find what the vector form states at load:
+the rules then work on the vector form's O(monomials) terms instead of O(slots). The inert
+twin keeps the source extractable, as for the summaries of long linear chains
+(``eqsat.egraph.summaries``).
+"""
+
+from __future__ import annotations
+
+from eqsat.egraph.canonical import _is_zero
+from eqsat.egraph.vectorize import ChainVectorizer, Poly
+
+
+class VectorChains(ChainVectorizer):
+    """Plans the chains that load as vector forms (``_plan_vector_chains``) and emits them."""
+
+    def _plan_vector_chains(self) -> None:
+        """Choose the chains whose vector form is complete; cover their element interiors."""
+        self.vector_chains: dict[int, set[int]] = {}  # chain top -> the nodes covered for it
+        if not hasattr(self, "_vec_memo"):
+            self._vec_memo, self._nested, self._nested_id = {}, {}, 0
+        users: dict[int, list[int]] = {}
+        for j in self.prog.live():
+            for a in self.prog.nodes[j].args:
+                users.setdefault(a, []).append(j)
+        results = set(self.prog.results)
+        self._planning = True
+        try:
+            for i in self.prog.live():
+                n = self.prog.nodes[i]
+                if i in self.covered or i in self.summarized_chains or not (
+                        n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i))):
+                    continue
+                cover = self._vector_chain_cover(i, users, results)
+                if cover is not None:
+                    self.vector_chains[i] = cover
+                    self.covered.update(cover)
+        finally:
+            self._planning = False
+
+    def _vector_chain_cover(self, top: int, users: dict[int, list[int]], results: set[int]) -> set[int] | None:
+        """The nodes the chain topped at ``top`` covers when its vector form is complete (its
+        inner inserts and the element arithmetic nothing else reads), else None."""
+        n = self.prog.nodes[top]
+        slots = n.type.slots
+        written: dict[int, int] = {}
+        chain = {top}
+        if n.op == "from_elements":
+            written = dict(enumerate(n.args))
+        else:
+            cur = top
+            while self.prog.nodes[cur].op == "insert":
+                c = self.prog.nodes[cur]
+                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
+                cur = c.args[1]
+                if self.prog.nodes[cur].op == "insert" and self._inner_insert(cur):
+                    chain.add(cur)
+                elif self.prog.nodes[cur].op == "insert":
+                    return None  # a shared partial chain: it stays live (and so does this one)
+            if cur in self.covered:
+                return None
+            if len(written) < slots and not _is_zero(self.prog, cur):
+                # slots kept from the base: the Place sum would need a ``Gather`` of it, which
+                # only the slot rules make extractable (a schedule without them: no program)
+                return None
+        if len(written) < 2:
+            return None
+        polys: dict[int, Poly] = {}
+        for slot, e in sorted(written.items()):
+            p = self._poly(e, slot, slots, {})
+            if p is None:
+                return None
+            polys[slot] = p
+        if not _shift_invariant(polys):
+            return None  # per-slot coefficients (zero padding, edges): the slot rules do better
+        nonconst = {m for p in self._align_nested(polys).values() for m in p if m}
+        if len(nonconst) > len(polys):
+            return None  # no vector form (``_slots_form``): the chain is its slots
+        # the element arithmetic: add/sub/neg/mul nodes and the reads of ``slots``-slot tensors
+        reach: set[int] = set()
+        stack = list(written.values())
+        while stack:
+            x = stack.pop()
+            if x in reach or x in results:
+                continue
+            if x in self.covered:
+                return None  # read by a summary or a canonical tree already
+            node = self.prog.nodes[x]
+            if node.op in ("add", "sub", "mul", "neg"):
+                reach.add(x)
+                stack.extend(node.args)
+            elif node.op == "extract" and self.prog.nodes[node.args[0]].type.slots == slots \
+                    and not self.prog.nodes[node.args[0]].type.is_scalar:
+                reach.add(x)
+        # keep live what something outside the chain reads (a fixpoint: its operands too)
+        inner = chain - {top}
+        changed = True
+        while changed:
+            changed = False
+            for x in list(reach):
+                if any(u not in reach and u not in chain for u in users.get(x, [])):
+                    reach.discard(x)
+                    changed = True
+        return reach | inner
+
+    def _uniform(self, e: int) -> Poly | None:
+        if getattr(self, "_planning", False):  # before emission: a scalar that will have a term
+            node = self.prog.nodes[e]
+            return {(("u", e),): 1} if node.type.is_scalar and e not in self.covered else None
+        return super()._uniform(e)
+
+    def _vector_chain(self, top: int) -> int:
+        """The inert Place sum of a planned chain (``_plan_vector_chains``); its node id."""
+        n = self.prog.nodes[top]
+        slots = n.type.slots
+        cover = self.vector_chains[top]
+        written: dict[int, int] = {}
+        if n.op == "from_elements":
+            written = dict(enumerate(n.args))
+        else:
+            cur = top
+            while self.prog.nodes[cur].op == "insert":
+                c = self.prog.nodes[cur]
+                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
+                cur = c.args[1]
+        built: dict[int, int] = {}
+        parts = [self.node("Place", self._inert_elem(written[s], cover, built), s, slots) for s in sorted(written)]
+        # every slot is written or the base is zero (``_vector_chain_cover``): no base part
+        return self._balanced("AddI", parts)
+
+    def _inert_elem(self, e: int, cover: set[int], built: dict[int, int]) -> int:
+        """Element ``e`` with inert twins for the nodes of ``cover`` (others by their term)."""
+        stack = [(e, False)]
+        while stack:
+            i, ready = stack.pop()
+            if i in built:
+                continue
+            if i not in cover:
+                built[i] = self.name[i]
+                continue
+            node = self.prog.nodes[i]
+            if node.op == "extract":
+                built[i] = self.node("ExtI", self.name[node.args[0]], int(node.attrs[0]))  # type: ignore[call-overload]
+            elif not ready:
+                stack.append((i, True))
+                stack.extend((a, False) for a in node.args)
+            else:
+                twin = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}[node.op]
+                built[i] = self.node(twin, *[built[a] for a in node.args])
+        return built[e]
+
+    def _vector_form(self, top: int) -> int | None:
+        form = super()._vector_form(top)
+        if form is None and top in getattr(self, "vector_chains", {}):
+            return self._vector_chain_failed(top)  # the live chain, unioned with the inert one
+        return form
+
+    def _vector_chain_failed(self, top: int) -> int:
+        """A planned chain whose vector form failed after all: its covered nodes emitted live
+        and its live Place sum (``_chain``); the caller unions it with the inert one."""
+        cover = self.vector_chains.pop(top)
+        self._uncover(sorted(cover))
+        live = self._chain(top)
+        assert live is not None  # a planned chain writes at least two slots
+        return live
+
+
+def _shift_invariant(polys: dict[int, Poly]) -> bool:
+    """Every written slot holds the same polynomial of reads relative to the slot (one
+    template): the vector form is that template on whole vectors, with no mask. A
+    form with per-slot coefficients (a zero-padded stencil's edges) is left beside the live
+    source: there the slot rules find masked sharing the form lacks (a zero-padded Sobel
+    magnitude 4x4: 6 rotations with the source live, 8 from the form alone)."""
+    first = next(iter(polys.values()), None)
+    if first is None:
+        return False
+    return all(p == first for p in polys.values())
