@@ -15,6 +15,7 @@ contradicting ``--scheme`` is refused.  ``optimize`` takes several inputs with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import sys
@@ -218,6 +219,11 @@ def _optimize_batch(args: argparse.Namespace, inputs: list[str]) -> int:
         from eqsat.egraph import session
 
         session.prepare_default()
+        # the rotation factorization's lazy sympy import (0.5-1 s), once here rather than in
+        # every input's worker that factors a polynomial (each a fork of this process), as
+        # ``eqsat serve`` does before its first request
+        with contextlib.suppress(ImportError):
+            import sympy  # noqa: F401
     reports: dict[str, object] = {}
     status = 0
     for path in inputs:
