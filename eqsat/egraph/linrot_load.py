@@ -103,11 +103,12 @@ class Realizer:
             one, ok = self.linrot(v, o.mono(k, 1, n))
             scaled = self._node("Mul", one, self._node("Num", c, n))
             alts.append((scaled if o.single_sign(p, n) else self._node("Neg", scaled), ok))
-        if o.canonical(p, n):
+        if o.splits(p, n):  # lin-split's own guard: canonical, or a term at offset 0
             a = o.half(p, n, 0)
             if a:  # lin-split
                 (x, xo), (y, yo) = self.linrot(v, a), self.linrot(v, o.half(p, n, 1))
                 alts.append((self._node("Add", x, y), xo and yo))
+        if o.canonical(p, n):
             full = o.complement(p, n, 0)
             if full:  # lin-complement
                 (x, xo), (y, yo) = self.linrot(v, full), self.linrot(v, o.complement(p, n, 1))

@@ -234,6 +234,14 @@ def ilp_extract(
     sol = solve(pb, with_noise=False, time_limit=time_limit, warm=warm_map(pb, warm) if warm else None)
     info = dict(sol.info)
     if sol.pick:
+        if warm is not None and sol.status == "optimal":
+            from eqsat.extract.dag import dag_cost
+
+            objective = info.get("objective")
+            if isinstance(objective, int | float) and dag_cost(g, warm, roots, costs) <= objective + 1e-6:
+                # a tie: keep the warm start, whose ties went to the candidate sharing more
+                # (fewer classes: x^4 = x^2 * x^2 rather than x^3 * x, one level less)
+                return warm, info
         return choice_of(pb, sol.pick, g), info
     if sol.status == "infeasible":
         from eqsat.extract.dag import ExtractionError
