@@ -425,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--extraction",
             choices=("auto", "greedy", "ilp"),
             default="auto",
-            help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 1500 nodes)",
+            help="greedy DAG, exact ILP, or auto (ILP for e-graphs up to 10,000 nodes)",
         )
         p.add_argument(
             "--verify",

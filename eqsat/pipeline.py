@@ -464,7 +464,7 @@ def slowdown() -> float:
         return 1.0
 
 
-ILP_AUTO_NODES = 1500
+ILP_AUTO_NODES = 10_000  # with the model reductions (eqsat.milp_reduce) 2k-8k-node e-graphs solved in 0.1-1 s
 #: seconds per live source node of the passes that follow the e-graph stage on the source
 #: alone (see ``source_reserve``), measured on a quiet machine: a 20,000-op random program,
 #: ... s

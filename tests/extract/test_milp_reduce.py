@@ -183,3 +183,19 @@ def test_negative_costs_are_left_to_the_solver() -> None:
     sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2})
     assert sol.info["solver"] == "highs" and sol.info["pruned"] == 0 and sol.info["bound"] is None
     assert sol.info["objective"] == pytest.approx(-1.0) and sol.pick[2] == 3
+
+
+def test_a_solution_handed_back_matches_its_objective() -> None:
+    """Found by ``test_same_optimum_with_and_without_reduction``: with the greedy start given,
+    HiGHS reported the optimum 0 but handed back the start (cost 1); the solve is then repeated
+    without it."""
+    def cand(cls: int, cost: float, children: tuple[int, ...], ref: int) -> Cand:
+        return Cand(cls=cls, cost=cost, children=children, kind="plain", inc=0.0, ref=ref)
+
+    pb = Problem(num_classes=8, secret=[True] * 8, roots=[7], setups=[], cands=[
+        cand(0, 1.0, (), 0), cand(0, 0.0, (0,), 1), cand(1, 0.0, (0,), 2), cand(1, 0.0, (2,), 3),
+        cand(2, 0.0, (), 4), cand(3, 0.0, (), 5), cand(4, 1.0, (3,), 6), cand(4, 0.0, (0,), 7),
+        cand(7, 0.0, (0,), 8), cand(7, 0.0, (1,), 9), cand(7, 0.0, (4,), 10)])
+    sol = solve(pb, with_noise=False, warm=tree_start(pb, 0))
+    assert sol.status == "optimal" and sol.info["objective"] == pytest.approx(0.0)
+    assert dag_cost(pb, reachable_pick(pb, sol.pick)) == pytest.approx(0.0)
