@@ -15,7 +15,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -440,12 +440,9 @@ def _replacement(j: int, dropped: Mapping[int, int]) -> int:
     return j
 
 
-def _warm_cost(
-    pb: Problem, warm: Mapping[int, int], usable: list[list[int]]
-) -> tuple[float, dict[int, int]] | None:
-    """(cost, class -> candidate over the classes the roots reach) of a warm start, shared costs
-    paid once; None when it is incomplete, uses an unusable candidate, or is cyclic."""
-    ok = {j for js in usable for j in js}
+def _reached(pb: Problem, warm: Mapping[int, int], allowed: Container[int]) -> dict[int, int] | None:
+    """The warm start's choices over the classes the roots reach through them; None when a
+    reached class has no choice, or one outside ``allowed`` or of another class."""
     chosen: dict[int, int] = {}
     stack = list(pb.roots)
     while stack:
@@ -453,11 +450,20 @@ def _warm_cost(
         if c in chosen:
             continue
         j = warm.get(c)
-        if j is None or j not in ok or pb.cands[j].cls != c:
+        if j is None or j not in allowed or pb.cands[j].cls != c:
             return None
         chosen[c] = j
         stack.extend(pb.cands[j].children)
-    if topo_order(chosen, pb) is None:
+    return chosen
+
+
+def _warm_cost(
+    pb: Problem, warm: Mapping[int, int], usable: list[list[int]]
+) -> tuple[float, dict[int, int]] | None:
+    """(cost, class -> candidate over the classes the roots reach) of a warm start, shared costs
+    paid once; None when it is incomplete, uses an unusable candidate, or is cyclic."""
+    chosen = _reached(pb, warm, {j for js in usable for j in js})
+    if chosen is None or topo_order(chosen, pb) is None:
         return None
     picked = set(chosen.values())
     total = sum(pb.cands[j].cost for j in picked)
@@ -473,17 +479,9 @@ def _warm_vector(
     """A full assignment from a class -> candidate map (None if it is not usable)."""
     lo, hi = bounds
     vec = [lb if math.isfinite(lb) else 0.0 for lb in m.lb]
-    chosen: dict[int, int] = {}
-    stack = list(pb.roots)
-    while stack:
-        c = stack.pop()
-        if c in chosen:
-            continue
-        j = warm.get(c)
-        if j is None or j not in xv:
-            return None
-        chosen[c] = j
-        stack.extend(pb.cands[j].children)
+    chosen = _reached(pb, warm, xv)
+    if chosen is None:
+        return None
     order = topo_order(chosen, pb)
     if order is None:
         return None

@@ -226,21 +226,25 @@ class CanonicalForms(Tables):
             return p
         return self.node(sub, p, self._balanced(add, names(neg)))
 
+    def _written_slots(self, top: int) -> tuple[dict[int, int], int | None]:
+        """The chain topped at ``top`` (``from_elements`` or an insert chain): slot -> the
+        element written there last, and the base the inserts start from (None for
+        ``from_elements``)."""
+        n = self.prog.nodes[top]
+        if n.op == "from_elements":
+            return dict(enumerate(n.args)), None
+        written: dict[int, int] = {}
+        cur = top
+        while self.prog.nodes[cur].op == "insert":
+            c = self.prog.nodes[cur]
+            written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
+            cur = c.args[1]
+        return written, cur
+
     def _chain(self, i: int) -> int | None:
         """Emit the Place-sum form of the chain topped at ``i``; its node id (None if empty)."""
-        n = self.prog.nodes[i]
-        ty = n.type
-        written: dict[int, int] = {}
-        base: int | None = None
-        if n.op == "from_elements":
-            written = dict(enumerate(n.args))
-        else:
-            cur = i
-            while self.prog.nodes[cur].op == "insert":
-                c = self.prog.nodes[cur]
-                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
-                cur = c.args[1]
-            base = cur
+        ty = self.prog.nodes[i].type
+        written, base = self._written_slots(i)
         parts: list[int] = []
         surviving = [j for j in range(ty.slots) if j not in written]
         base_part = []

@@ -126,18 +126,9 @@ class VectorChains(ChainVectorizer):
 
     def _vector_chain(self, top: int) -> int:
         """The inert Place sum of a planned chain (``_plan_vector_chains``); its node id."""
-        n = self.prog.nodes[top]
-        slots = n.type.slots
+        slots = self.prog.nodes[top].type.slots
         cover = self.vector_chains[top]
-        written: dict[int, int] = {}
-        if n.op == "from_elements":
-            written = dict(enumerate(n.args))
-        else:
-            cur = top
-            while self.prog.nodes[cur].op == "insert":
-                c = self.prog.nodes[cur]
-                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
-                cur = c.args[1]
+        written, _base = self._written_slots(top)
         built: dict[int, int] = {}
         parts = [self.node("Place", self._inert_elem(written[s], cover, built), s, slots) for s in sorted(written)]
         # every slot is written or the base is zero (``_vector_chain_cover``): no base part

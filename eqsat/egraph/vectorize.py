@@ -346,19 +346,8 @@ class ChainVectorizer(Summaries):
 
     # -- the vector form -------------------------------------------------------------
     def _vector_form(self, top: int) -> int | None:
-        node = self.prog.nodes[top]
-        n = node.type.slots
-        written: dict[int, int] = {}
-        base: int | None = None
-        if node.op == "from_elements":
-            written = dict(enumerate(node.args))
-        else:
-            cur = top
-            while self.prog.nodes[cur].op == "insert":
-                c = self.prog.nodes[cur]
-                written.setdefault(int(c.attrs[0]), c.args[0])  # type: ignore[call-overload]
-                cur = c.args[1]
-            base = cur
+        n = self.prog.nodes[top].type.slots
+        written, base = self._written_slots(top)
         polys: dict[int, Poly] = {}
         places: list[int] = []
         seen: set[Mono] = set()
