@@ -144,8 +144,10 @@ def stop(path: Path | None = None) -> dict[str, Any] | None:
 
 def forward(argv: list[str]) -> int | None:
     """Run ``argv`` on the server of this installation; its exit status, or None when no
-    server runs (or ``EQSAT_NO_SERVER=1``, or the command is ``serve`` itself)."""
-    if os.environ.get(NO_SERVER_ENV) == "1" or (argv and argv[0] == "serve"):
+    server runs (or ``EQSAT_NO_SERVER=1``, or the command is ``serve`` itself, or
+    ``EQSAT_IN_PROCESS=1`` asks for the e-graph stage in the command's own process: a request
+    is a fork of the server, where egglog waits forever for the thread pool the fork lacks)."""
+    if "1" in (os.environ.get(NO_SERVER_ENV), os.environ.get("EQSAT_IN_PROCESS")) or (argv and argv[0] == "serve"):
         return None
     path = socket_path()
     if not path.exists():

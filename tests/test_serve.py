@@ -100,3 +100,13 @@ def test_stop_ends_the_server_and_the_client_falls_back(tmp_path: Path) -> None:
     assert _run(["serve", "status"], env)[0] == 3
     code, out, _ = _run(["optimize", str(EXAMPLES / "sum_8.mlir")], env)  # no server: in process
     assert code == 0 and b"tensor_ext.rotate" in out
+
+
+def test_in_process_runs_are_not_sent_to_the_server(server_env: dict[str, str]) -> None:
+    # EQSAT_IN_PROCESS=1 asks for the e-graph stage in the command's own process; in a fork of
+    # the server egglog waits forever for its thread pool, so the client runs such a command itself
+    before = _served(server_env)
+    code, out, err = _run(["optimize", str(EXAMPLES / "sum_8.mlir")], {**server_env, "EQSAT_IN_PROCESS": "1"})
+    assert code == 0, err
+    assert b"tensor_ext.rotate" in out
+    assert _served(server_env) == before

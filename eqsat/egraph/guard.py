@@ -9,18 +9,22 @@ before the program was even loaded (the caller then keeps the source program).
 
 Why a process: egglog 13.2 runs one iteration as one call into Rust that Python cannot
 interrupt (no timeout, no interrupt flag; its back-off scheduler still performs the whole
-search: measured on the slot-uniform program of seed 218 before its fix, iteration 12 took
-15 s and 13 did not return), and one iteration can explode. So the limits between iterations
-(``Session.saturate``) are not enough. The worker is a fork of the caller; after loading and
-after every complete iteration it forks an idle *checkpoint* of itself (copy on write, a few
-ms) and ends the previous one. The caller waits on the worker's messages; when the
-saturation budget is spent (which shrinks as the e-graph grows: the stages after saturation
-need time in proportion to its size, ``post_reserve``), or the worker's memory outgrows what
-the node limit allows (bytes per e-node measured between iterations), it kills the worker
-and tells the newest checkpoint to finish: the e-graph of the last complete iteration is
-analysed and serialized, with stop reason ``time_limit`` or ``node_limit``. Where
-``os.fork`` is missing (or ``EQSAT_IN_PROCESS=1``) the stage runs in the caller, limits
-checked between iterations.
+search: measured on the slot-uniform program of seed 218 before its fix, iteration 12 took 15
+s and 13 did not return), and one iteration can explode. So the limits between iterations
+(``Session.saturate``) are not enough. The worker is a fork of the caller; after a complete
+iteration, at most every ``CHECKPOINT_EVERY_S``, it forks an idle *checkpoint* of itself (copy
+on write, 10-40 ms for a fork of a process holding eqsat's imports, and as much for its
+teardown) and ends the previous one; right after loading too when the load took that long. A
+stopped worker with no checkpoint yet loaded quickly: the caller then loads the program again
+in a new worker and hands that e-graph back (``_Supervisor._reload``), so a small run that
+saturates within ``CHECKPOINT_EVERY_S`` forks nothing but its worker. The caller waits on the
+worker's messages; when the saturation budget is spent (which shrinks as the e-graph grows:
+the stages after saturation need time in proportion to its size, ``post_reserve``), or the
+worker's memory outgrows what the node limit allows (bytes per e-node measured between
+iterations), it kills the worker and tells the newest checkpoint to finish: the e-graph of the
+last complete iteration is analysed and serialized, with stop reason ``time_limit`` or
+``node_limit``. Where ``os.fork`` is missing (or ``EQSAT_IN_PROCESS=1``) the stage runs in the
+caller, limits checked between iterations.
 """
 
 from __future__ import annotations
@@ -97,12 +101,26 @@ class Built:
     handles: tuple[dict[str, object], dict[str, object]] = field(default_factory=lambda: ({}, {}))
 
 
+#: workers that handed back their result and are ending (reaped by the next ``build``)
+_UNREAPED: list[int] = []
+
+
+def reap(wait: bool = False) -> None:
+    """Reap the workers that handed back their result and have ended (all of them: ``wait``)."""
+    for pid in list(_UNREAPED):
+        with contextlib.suppress(ChildProcessError):
+            if not os.waitpid(pid, 0 if wait else os.WNOHANG)[0]:
+                continue
+        _UNREAPED.remove(pid)
+
+
 def build(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
           deadline: float, reserve: float = 0.0) -> Built:
     """The saturated e-graph of ``prog`` by ``deadline`` (see the module docstring).
     ``reserve``: the seconds the caller needs after this stage if it gets no e-graph (the
     source program's own management and report): a checkpoint told to hand back is waited
     for until ``deadline - reserve`` (at least ``HAND_BACK_MIN_S``), not past the deadline."""
+    reap()
     budget = min(limits.time_s, max(0.0, deadline - time.perf_counter()))
     limits = replace(limits, time_s=budget)
     if not hasattr(os, "fork") or os.environ.get("EQSAT_IN_PROCESS") == "1":
@@ -250,7 +268,10 @@ class _Supervisor:
                     grown = int(m["nodes"]) - nodes0  # type: ignore[call-overload]
                     if grown > 1000:
                         bytes_per_node = max(bytes_per_node, (int(m["rss"]) - rss0) / grown)  # type: ignore[call-overload]
-                elif m["ev"] in ("done", "error"):
+                elif m["ev"] == "done":  # reaped later: its teardown need not hold up the caller
+                    _UNREAPED.append(pid)
+                    return self._result(m, loaded_at, start)
+                elif m["ev"] == "error":
                     os.waitpid(pid, 0)
                     return self._result(m, loaded_at, start)
             done, status = os.waitpid(pid, os.WNOHANG)
@@ -271,6 +292,8 @@ class _Supervisor:
         os.waitpid(pid, 0)
         if not checkpoint:  # still loading: no e-graph to hand back
             return self._nothing(reason, start, "load")
+        if not checkpoint_pid:  # it loaded quickly and forked no checkpoint yet: load again, hand back
+            return self._reload(reason, loaded_at, start)
         try:
             os.write(go_w, reason.encode())
         except BrokenPipeError:  # no checkpoint left to hand back an e-graph
@@ -285,6 +308,39 @@ class _Supervisor:
         if checkpoint_pid:
             with contextlib.suppress(OSError):
                 os.kill(checkpoint_pid, signal.SIGKILL)
+        return self._nothing(reason, start, "saturate")
+
+    def _reload(self, reason: str, loaded_at: float | None, start: float) -> Built:
+        """The loaded, unsaturated e-graph from a new worker, when the stopped one had forked no
+        checkpoint (its load took less than ``CHECKPOINT_EVERY_S``: repeating it is cheaper than
+        forking a checkpoint on every run); waited for as a checkpoint's hand-back is."""
+        stop = StopReason.TIME_LIMIT if reason == "T" else StopReason.NODE_LIMIT
+        msg_r, msg_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # never returns
+            global _KNOWN
+            maps, vectors = linmap.registry()
+            _KNOWN = (set(maps), set(vectors))
+            os.close(msg_r)
+            _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, -1, self.tmp,
+                    reload_only=stop).main()
+        os.close(msg_w)
+        self.buf = b""
+        try:
+            while time.perf_counter() < max(self.deadline - self.reserve, self.stop_at + HAND_BACK_MIN_S):
+                for m in self._messages(msg_r, POLL_S):
+                    if m["ev"] in ("done", "error"):
+                        os.waitpid(pid, 0)
+                        return self._result(m, loaded_at, start)
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    pid = 0
+                    break
+        finally:
+            os.close(msg_r)
+            if pid:
+                with contextlib.suppress(OSError, ChildProcessError):
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
         return self._nothing(reason, start, "saturate")
 
     def _nothing(self, reason: str, start: float, stage: str) -> Built:
@@ -339,8 +395,11 @@ class _Worker:
     """The forked side: load, saturate with a checkpoint after every iteration, hand back."""
 
     def __init__(self, prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
-                 msg_w: int, go_r: int, tmp: Path, origin: float | None = None) -> None:
+                 msg_w: int, go_r: int, tmp: Path, origin: float | None = None,
+                 reload_only: StopReason | None = None) -> None:
         self.prog, self.rulesets, self.limits = prog, rulesets, limits
+        #: load and hand back at once, stopped for this reason (no saturation)
+        self.reload_only = reload_only
         self.analysis_nodes = analysis_nodes
         self.msg_w, self.go_r, self.tmp = msg_w, go_r, tmp
         self.checkpoint = 0
@@ -369,11 +428,20 @@ class _Worker:
         try:
             session = Session(self.prog)
             loaded = time.perf_counter() - self.origin
-            self.fork_checkpoint(session, RunReport(StopReason.TIME_LIMIT, 0, session.size(), 0.0))
+            if self.reload_only:  # the caller stopped a worker that had no checkpoint yet
+                run = RunReport(self.reload_only, 0, session.size(), 0.0, interrupted=True)
+                session.analyse()
+                self.hand_back(_finish(session, run, self.analysis_nodes), "done")
+                return
+            if time.perf_counter() - self.start >= CHECKPOINT_EVERY_S:
+                self.fork_checkpoint(session, RunReport(StopReason.TIME_LIMIT, 0, session.size(), 0.0))
+            else:  # a quick load is cheaper to repeat than to fork for (``_Supervisor._reload``)
+                self.checkpoint_at = time.perf_counter()
             self.send(ev="load", s=loaded, rss=_rss(os.getpid()), nodes=session.size(), ckpt=self.checkpoint)
             run = session.saturate(self.rulesets, self.limits, lambda rep: self.after_iteration(session, rep))
-            self.end_checkpoint()
+            # the result first: ending the checkpoint (a process as big as this one) waits for its teardown
             self.hand_back(_finish(session, run, self.analysis_nodes), "done")
+            self.end_checkpoint()
         except BaseException as e:
             try:
                 self.end_checkpoint()
@@ -412,6 +480,10 @@ class _Worker:
     def wait_and_finish(self, session: Session, rep: RunReport) -> None:
         """A checkpoint: idle until told to finish (or until the caller closes the pipe)."""
         code = 0
+        # nothing the worker holds is collected here: a collected egglog e-graph (e.g. a rule
+        # set's temporary one, garbage in the worker) waits in its drop for egglog's thread
+        # pool, which a fork has no threads of -- forever (found with a checkpoint per iteration)
+        gc.freeze()
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             how = os.read(self.go_r, 1)

@@ -63,6 +63,31 @@ def test_an_exploding_iteration_is_stopped_and_the_last_complete_one_handed_back
     assert built.size >= 7 and built.roots
 
 
+def test_a_checkpoint_after_every_iteration_hands_back_the_last_complete_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every iteration checkpointed: the newest is the third iteration's. Its hand-back once hung
+    # (a garbage egglog e-graph collected in the checkpoint waited for egglog's thread pool)
+    monkeypatch.setattr(guard, "CHECKPOINT_EVERY_S", 0.0)
+    prog = _for_scheme(eqsat.parse_mlir(PROGRAM)[0], "bgv")
+    rulesets = [f.ruleset for f in resolve("default")] + [explode]
+    built = guard.build(prog, rulesets, Limits(time_s=3.0), 20_000, time.perf_counter() + 60)
+    assert built.run.interrupted and built.stopped_in == "saturate"
+    assert built.js is not None and built.run.iterations == 3
+
+
+def test_a_worker_stopped_before_its_first_checkpoint_hands_back_the_loaded_egraph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # no checkpoint at all (a quick load, saturation stopped within CHECKPOINT_EVERY_S): the
+    # supervisor loads the program again in a new worker and hands that e-graph back
+    monkeypatch.setattr(guard, "CHECKPOINT_EVERY_S", 1e9)
+    prog = _for_scheme(eqsat.parse_mlir(PROGRAM)[0], "bgv")
+    rulesets = [f.ruleset for f in resolve("default")] + [explode]
+    built = guard.build(prog, rulesets, Limits(time_s=3.0), 20_000, time.perf_counter() + 60)
+    assert built.run.interrupted and built.stopped_in == "saturate"
+    assert built.js is not None and built.run.iterations == 0 and built.roots
+    assert built.run.stop_reason in (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT)
+
+
 def test_the_cli_stops_an_exploding_iteration_and_prints_an_equivalent_program(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

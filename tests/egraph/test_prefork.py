@@ -52,6 +52,7 @@ def test_the_early_worker_gives_the_result_of_a_late_one(example: str) -> None:
 @pytest.mark.skipif(NO_EARLY, reason="the early worker needs fork and 2 cores")
 def test_a_big_program_gets_a_late_worker_and_the_early_one_is_ended() -> None:
     code = CODE.replace("res = optimize", "import eqsat.egraph.guard as g\ng.EARLY_MAX_NODES = 3\nres = optimize")
+    code += "g.reap(wait=True)\n"  # the late worker, which handed back its result and ended
     code += ("import os\ntry:\n    os.waitpid(-1, os.WNOHANG)\n    left = True\n"
              "except ChildProcessError:\n    left = False\n")
     code += "print(json.dumps(left))\n"
