@@ -94,7 +94,9 @@ def _on_term(signum: int, frame: Any) -> None:
 def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
     """Listen on ``path`` until stopped; 0, or 3 when a server of this key already runs."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    global _LOCK_FD
     lock = open(path.with_suffix(".lock"), "w")  # noqa: SIM115 -- held for the server's life
+    _LOCK_FD = lock.fileno()  # closed in every child: the lock is the server's alone
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -118,8 +120,11 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
     started, served, last = time.time(), 0, time.monotonic()
     children: set[int] = set()
     print(f"eqsat serve: pid {os.getpid()} listening on {path}", file=sys.stderr, flush=True)
+    spare: _Spare | None = None
     try:
         while True:
+            if spare is None or not spare.ready():
+                spare = _Spare.fork(listener)
             ready, _, _ = select.select([listener], [], [], 1.0)
             children -= _reaped(children)
             if not ready:
@@ -135,18 +140,22 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
                 continue
             op = msg.get("op")
             if op == "run" and len(fds) == 3:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                pid = os.fork()
-                if pid == 0:
-                    listener.close()
-                    _run(conn, msg, fds)  # never returns
+                pid = spare.take(conn, msg, fds) if spare is not None else 0
+                spare = None  # used up: the next one is forked before the server waits again
+                if not pid:  # no spare ready (it died): fork for this request
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    pid = os.fork()
+                    if pid == 0:
+                        listener.close()
+                        _run(conn, msg, fds)  # never returns
                 children.add(pid)
                 served += 1
             else:
                 with contextlib.suppress(OSError):
                     client.send(conn, {"pid": os.getpid(), "key": path.stem.removeprefix("serve-"),
                                        "started": started, "served": served, "running": len(children),
+                                       "spare": spare.pid if spare is not None else None,
                                        "python": sys.executable, "stopping": op == "stop"})
             for fd in fds:
                 os.close(fd)
@@ -156,12 +165,81 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
     except (_Stop, KeyboardInterrupt):
         pass
     finally:
+        if spare is not None:
+            spare.end()
         listener.close()
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
         lock.close()
     print(f"eqsat serve: pid {os.getpid()} stopped after {served} requests", file=sys.stderr, flush=True)
     return 0
+
+
+class _Spare:
+    """A request's child forked ahead of the request, while the server is idle: the fork (10-40
+    ms for a process holding every import) is then off the request's path.  It waits on its end
+    of a socket pair for one request -- the message and the connection's and the client's
+    descriptors, passed on by the server -- and runs it as a child forked for it would."""
+
+    def __init__(self, pid: int, sock: socket.socket) -> None:
+        self.pid, self.sock = pid, sock
+
+    @classmethod
+    def fork(cls, listener: socket.socket) -> _Spare:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # never returns, never runs the server's loop
+            try:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                listener.close()
+                ours.close()
+                msg, fds = _receive(theirs, timeout=None, max_fds=4)
+                theirs.close()
+            except BaseException:  # the server ended (or sent nothing): nothing to run
+                os._exit(0)
+            if len(fds) != 4:
+                os._exit(0)
+            _run(socket.socket(fileno=fds[0]), msg, fds[1:])
+        theirs.close()
+        return cls(pid, ours)
+
+    def ready(self) -> bool:
+        """Still waiting for its request (False: it ended, e.g. killed)."""
+        try:
+            return os.waitpid(self.pid, os.WNOHANG)[0] == 0
+        except ChildProcessError:
+            return False
+
+    def take(self, conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> int:
+        """Hand the request over; the spare's pid, or 0 when it cannot take it (the caller
+        forks instead).  Either way this spare is used up."""
+        import json
+
+        pid = 0
+        if self.ready():
+            data = (json.dumps(msg) + "\n").encode()
+            try:
+                sent = socket.send_fds(self.sock, [data], [conn.fileno(), *fds])
+            except OSError:
+                sent = 0
+            if sent:  # the spare has the descriptors: the request is its own now
+                pid = self.pid
+                with contextlib.suppress(OSError):
+                    if sent < len(data):
+                        self.sock.sendall(data[sent:])
+        self.sock.close()
+        if not pid:
+            self.end()
+        return pid
+
+    def end(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        with contextlib.suppress(OSError, ChildProcessError):
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
 
 
 def _reaped(children: set[int]) -> set[int]:
@@ -173,12 +251,14 @@ def _reaped(children: set[int]) -> set[int]:
     return done
 
 
-def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
+def _receive(conn: socket.socket, timeout: float | None = 10.0, max_fds: int = 3) -> tuple[dict[str, Any], list[int]]:
     """The request (one JSON line) and the descriptors sent with it."""
     import json
 
-    conn.settimeout(10.0)
-    data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+    conn.settimeout(timeout)
+    data, fds, _, _ = socket.recv_fds(conn, 1 << 16, max_fds)
+    if not data:
+        raise ValueError("no request")
     while not data.endswith(b"\n"):
         chunk = conn.recv(1 << 16)
         if not chunk:
@@ -197,8 +277,16 @@ def _stdio() -> None:
     sys.stderr = open(2, "w", 1, enc, "backslashreplace", closefd=False)  # noqa: SIM115
 
 
+#: the server's lock file (``serve``): a child that kept it open would hold the lock after the
+#: server ended, and a new server could not start until that child ended
+_LOCK_FD = -1
+
+
 def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> NoReturn:
     """The request's child: the client's cwd, environment and stdio, then ``eqsat.cli.main``."""
+    if _LOCK_FD >= 0:
+        with contextlib.suppress(OSError):
+            os.close(_LOCK_FD)
     try:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -9,6 +9,7 @@ socket.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -110,3 +111,22 @@ def test_in_process_runs_are_not_sent_to_the_server(server_env: dict[str, str]) 
     assert code == 0, err
     assert b"tensor_ext.rotate" in out
     assert _served(server_env) == before
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_request_is_run_when_the_spare_child_is_gone(server_env: dict[str, str], sig: int) -> None:
+    # the server keeps one request's child forked ahead; one that ended (killed, or told to
+    # stop) is replaced, and the request is still run, in a child forked for it
+    from eqsat import client
+
+    runtime = Path(server_env["XDG_RUNTIME_DIR"]) / "eqsat"
+    sock = next(runtime.glob("serve-*.sock"))
+    answer = client.request(sock, {"op": "status"})
+    assert answer is not None and isinstance(answer["spare"], int)
+    os.kill(int(answer["spare"]), sig)
+    code, out, err = _run(["optimize", str(EXAMPLES / "sum_8.mlir")], server_env)
+    assert code == 0, err
+    assert b"tensor_ext.rotate" in out
+    assert sock.exists()  # a spare told to stop ends alone: the server's socket stays
+    again = client.request(sock, {"op": "status"})
+    assert again is not None and again["spare"] not in (None, answer["spare"])
