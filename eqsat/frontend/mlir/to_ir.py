@@ -170,6 +170,11 @@ class _FunctionLowering:
         self.env: dict[SSAValue, Value] = {}
         self.steps = 0
         self.const_cache: dict[int, tuple[int, ...] | None] = {}
+        #: per block (by id): its operations with how each is run (``_plan``); an unrolled loop
+        #: body runs once per trip and reads its ops' xDSL properties once
+        self.plans: dict[int, list[tuple[Operation, int, Any]]] = {}
+        #: per index-typed binary op (by id): operands, result, fold, whether it divides
+        self.index_ops: dict[int, tuple[SSAValue, SSAValue, SSAValue, Callable[[int, int], int], bool]] = {}
 
     def fail(self, op: Operation, message: str) -> MLIRError:
         return self.parsed.error(op, message)
@@ -270,19 +275,89 @@ class _FunctionLowering:
         """Whether ``run_block`` passes over ``op`` (a lowering may bind its value elsewhere)."""
         return False
 
+    def _plan(self, block: Block) -> list[tuple[Operation, int, Any]]:
+        """``block``'s operations that run (not inert), each with how: ``_TERMINATOR`` (its
+        operands, in order), ``_INDEX_BINARY`` (folded index arithmetic), or ``_LOWER``
+        with the handler (``handler(self, op)``), None when the op is unsupported."""
+        plan = self.plans.get(id(block))
+        if plan is None:
+            custom = type(self).lower_op is not _FunctionLowering.lower_op
+            plan = []
+            for op in block.ops:
+                if self.is_inert(op):
+                    continue
+                if self.is_terminator(op):
+                    plan.append((op, _TERMINATOR, tuple(op.operands)))
+                elif type(op) in _INDEX_FOLD and isinstance(op.results[0].type, IndexType):
+                    lhs, rhs = op.operands
+                    self.index_ops[id(op)] = (lhs, rhs, op.results[0], _INDEX_FOLD[type(op)], isinstance(op, _DIVIDES))
+                    plan.append((op, _INDEX_BINARY, None))
+                elif not custom and type(op) in _DATA_BINARY and not isinstance(op.results[0].type, IndexType):
+                    lhs, rhs = op.operands
+                    plan.append((op, _DATA_BINARY_OP, (lhs, rhs, op.results[0], _DATA_BINARY[type(op)],
+                                                        isinstance(op, noisy.SubOp))))
+                elif not custom and isinstance(op, tensor.ExtractOp):
+                    plan.append((op, _EXTRACT, (op.tensor, tuple(op.indices), op.result)))
+                else:
+                    handler = (type(self).lower_op if custom
+                               else _HANDLERS.get(type(op)) or _LAZY_HANDLERS.get(op.name))
+                    plan.append((op, _LOWER, handler))
+            self.plans[id(block)] = plan
+        return plan
+
     def run_block(self, block: Block, owner: Operation) -> list[Value]:
         """Execute ``block``'s operations; return the values of its terminator."""
-        for op in block.ops:
-            if self.is_inert(op):
-                continue
+        env = self.env
+        for op, how, arg in self._plan(block):
             self.steps += 1
-            self.parsed.check_deadline(op, "lower")
+            if self.steps & 255 == 1:  # the clock every 256 ops, from the first
+                self.parsed.check_deadline(op, "lower")
             if self.steps > MAX_UNROLLED_OPS:
                 raise self.fail(op, f"unrolling exceeds {MAX_UNROLLED_OPS} operations")
-            if self.is_terminator(op):
-                return [self.env[v] for v in op.operands]
+            if how == _INDEX_BINARY:
+                lhs, rhs, res, fold, divides = self.index_ops[id(op)]
+                a, b = env[lhs], env[rhs]
+                if type(a) is Index and type(b) is Index and a.known and b.known and not (divides and b.value == 0):
+                    env[res] = Index(fold(a.value, b.value))
+                    continue
+            elif how == _DATA_BINARY_OP:
+                lhs, rhs, res, kind, noisy_sub = arg
+                a, b = env[lhs], env[rhs]
+                if type(a) is int and type(b) is int and not (kind == "sub" and not noisy_sub and self.is_zero(a)):
+                    try:
+                        env[res] = self.check_width(op, self.b.binary(kind, a, b))
+                    except IRError as exc:
+                        raise self.fail(op, str(exc)) from None
+                    continue
+                arg = _HANDLERS[type(op)]
+            elif how == _EXTRACT:
+                src, indices, res = arg
+                t = env[src]
+                if type(t) is int and all(type(env[v]) is Index and env[v].known for v in indices):  # type: ignore[union-attr]
+                    shape = self.b.nodes[t].type.shape
+                    if len(indices) == len(shape):
+                        flat = 0
+                        for v, n in zip(indices, shape, strict=True):
+                            k = env[v].value  # type: ignore[union-attr]
+                            if not 0 <= k < n:
+                                break
+                            flat = flat * n + k
+                        else:
+                            try:
+                                env[res] = self.fold_extract(t, flat)
+                            except IRError as exc:
+                                raise self.fail(op, str(exc)) from None
+                            continue
+                arg = _HANDLERS[type(op)]  # the general path, which reports what is wrong
+            elif how == _TERMINATOR:
+                return [env[v] for v in arg]
+            elif arg is None:
+                raise self.fail(op, f"unsupported operation '{op.name}'")
             try:
-                self.lower_op(op)
+                if how == _INDEX_BINARY:
+                    self.op_arith_binary(op)  # the error it reports (an unknown or non-index operand, division by zero)
+                else:
+                    arg(self, op)
             except IRError as exc:
                 raise self.fail(op, str(exc)) from None
         raise self.fail(owner, f"the body of '{owner.name}' has no terminator")
@@ -537,6 +612,10 @@ _LAZY_HANDLERS: dict[str, Callable[[Any, Any], None]] = {
     "scf.for": _FunctionLowering.op_scf_for,
 }
 _LAZY_TERMINATORS = frozenset({"affine.yield", "scf.yield"})
+#: how ``run_block`` runs an op (``_FunctionLowering._plan``)
+_LOWER, _TERMINATOR, _INDEX_BINARY, _DATA_BINARY_OP, _EXTRACT = 0, 1, 2, 3, 4
+#: the binary ops on data (not index) values, by class: their IR op
+_DATA_BINARY: dict[type[Operation], str] = {**_INT_BINARY, **_FLOAT_BINARY, **_NOISY_BINARY}
 for _cls in [*_INDEX_FOLD, *_FLOAT_BINARY, *_NOISY_BINARY]:
     _HANDLERS[_cls] = _FunctionLowering.op_arith_binary
 for _cls in _MGMT:
