@@ -12,6 +12,7 @@ and only the sections a run uses; schedules are egglog ``run-schedule`` commands
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import tempfile
@@ -214,7 +215,16 @@ class Session:
 
     def serialize(self) -> dict[str, object]:
         ser = self.egg.serialize([], max_functions=None, max_calls_per_function=None)
-        return json.loads(ser.to_json())  # type: ignore[no-any-return]
+        # parsing makes tens of thousands of dicts and lists and no cycle: without the garbage
+        # collector, whose collections it set off walked everything the process holds (0.02 s
+        # instead of 0.12-0.17 s for 1,837 e-nodes)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return json.loads(ser.to_json())  # type: ignore[no-any-return]
+        finally:
+            if enabled:
+                gc.enable()
 
 
 #: a string literal, a comment to the end of the line, or a parenthesis (egglog's lexer)
