@@ -195,6 +195,11 @@ class _Spare:
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 listener.close()
                 ours.close()
+                # its e-graph worker too, forked ahead with the prepared rules: an ``optimize``
+                # hands it the program (``eqsat.egraph.prefork``); another command ends it
+                from eqsat.egraph import prefork
+
+                prefork.start(prepared=True)
                 msg, fds = _receive(theirs, timeout=None, max_fds=4)
                 theirs.close()
             except BaseException:  # the server ended (or sent nothing): nothing to run

@@ -106,7 +106,9 @@ _UNREAPED: list[int] = []
 
 
 def reap(wait: bool = False) -> None:
-    """Reap the workers that handed back their result and have ended (all of them: ``wait``)."""
+    """Reap the workers that handed back their result and have ended, and the ended early
+    workers (all of them: ``wait``)."""
+    prefork.reap(wait)
     for pid in list(_UNREAPED):
         with contextlib.suppress(ChildProcessError):
             if not os.waitpid(pid, 0 if wait else os.WNOHANG)[0]:

@@ -45,17 +45,19 @@ class Handle:
 _HANDLE: Handle | None = None
 
 
-def start() -> None:
-    """Fork the early worker (see the module docstring) unless one is waiting already."""
+def start(prepared: bool = False) -> None:
+    """Fork the early worker (see the module docstring) unless one is waiting already.
+    ``prepared``: this process holds a prepared e-graph (``session.prepare``; ``eqsat serve``'s
+    spare request child) that the worker takes as it is."""
     global _HANDLE
     if _HANDLE is not None or not hasattr(os, "fork") or os.environ.get("EQSAT_IN_PROCESS") == "1":
         return
     if (os.cpu_count() or 1) < 2:
         return
-    if "egglog.bindings" in sys.modules:
-        # egglog ran here already (``eqsat serve``'s request, which has its rules declared, or
-        # a test process): a fork may inherit its worker threads' locks and no threads, and
-        # hang in egglog (measured: a request of the server, forked again, never loaded)
+    if "egglog.bindings" in sys.modules and not (prepared and _has_prepared()):
+        # egglog is loaded here already (a test process): a fork that drops an egglog e-graph
+        # (declaring the rules again replaces the prepared one) waits forever for the thread
+        # pool the fork lacks (measured: a request of the server, forked again, never loaded)
         return
     job_r, job_w = os.pipe()
     msg_r, msg_w = os.pipe()
@@ -68,6 +70,11 @@ def start() -> None:
     for fd in (job_r, msg_w, go_r):
         os.close(fd)
     _HANDLE = Handle(pid, job_w, msg_r, go_w)
+
+
+def _has_prepared() -> bool:
+    session = sys.modules.get("eqsat.egraph.session")
+    return bool(getattr(session, "_PREPARED", None))
 
 
 def take() -> Handle | None:
@@ -95,7 +102,21 @@ def end(handle: Handle | None) -> None:
         with contextlib.suppress(OSError):
             os.close(fd)
     with contextlib.suppress(OSError, ChildProcessError):
-        os.waitpid(handle.pid, 0)
+        if not os.waitpid(handle.pid, os.WNOHANG)[0]:  # its teardown: reaped later (``reap``)
+            UNREAPED.append(handle.pid)
+
+
+#: early workers ended and not reaped yet (``eqsat.egraph.guard.reap`` reaps them too)
+UNREAPED: list[int] = []
+
+
+def reap(wait: bool = False) -> None:
+    """Reap the ended early workers (all of them, waiting: ``wait``)."""
+    for pid in list(UNREAPED):
+        with contextlib.suppress(ChildProcessError):
+            if not os.waitpid(pid, 0 if wait else os.WNOHANG)[0]:
+                continue
+        UNREAPED.remove(pid)
 
 
 def _read_all(fd: int) -> bytes:
@@ -114,7 +135,9 @@ def _child(job_r: int, msg_w: int, go_r: int) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller decides; it kills us on Ctrl-C
         from eqsat.egraph import compiled, session
 
-        if compiled.is_cached():  # else the caller builds the text; building it twice is seconds
+        # else the caller builds the text (building it twice is seconds); a prepared e-graph
+        # inherited from the caller is taken as it is (see ``start``)
+        if compiled.is_cached() and not session._PREPARED:
             session.prepare_default()
         data = _read_all(job_r)
         os.close(job_r)

@@ -72,6 +72,7 @@ def test_an_unused_early_worker_is_ended() -> None:
         "prefork.start()\n"
         "pid = prefork._HANDLE.pid\n"
         "prefork.discard()\n"
+        "prefork.reap(wait=True)\n"  # discard does not wait for its teardown
         "try:\n"
         "    os.waitpid(pid, 0)\n"
         "    reaped = False\n"
