@@ -146,7 +146,7 @@ def _optimize_one(args: argparse.Namespace, path: str, prog: Program | None = No
         # imports the frontend and reads the input (``eqsat.egraph.prefork``)
         from eqsat.egraph import prefork
 
-        prefork.start()
+        prefork.start(prepared=True)  # in a batch or a server's request, with the rules declared there
     from eqsat.frontend.mlir import ReadTimeLimit  # imported before the clock starts
     from eqsat.pipeline import optimize
 
@@ -228,7 +228,7 @@ def _optimize_batch(args: argparse.Namespace, inputs: list[str]) -> int:
     status = 0
     for path in inputs:
         try:
-            res = _optimize_one(args, path, early=len(inputs) == 1)  # several: the rules are declared above
+            res = _optimize_one(args, path)  # its early worker takes the rules declared above
         except UserError as e:
             print(e.located(path).splitlines()[0], file=sys.stderr)
             reports[path] = {"error": e.located(path).splitlines()[0]}
