@@ -44,6 +44,9 @@ def bindings() -> ModuleType:
     done = sys.modules.get(_NAME)
     if done is not None:
         return done
+    from eqsat.egraph import pyobject_pickle
+
+    pyobject_pickle.install()  # egglog pickles our oracles' values through cloudpickle: faster, same bytes
     package = sys.modules.get(_PACKAGE)
     if package is None:
         spec = importlib.util.find_spec(_PACKAGE)  # a top-level name: finds, does not import
