@@ -41,12 +41,12 @@ def package_folders() -> list[str]:
 def bindings() -> ModuleType:
     """The module ``egglog.bindings``, with ``egglog``'s Python layer left unloaded when it is
     not loaded yet (see the module docstring)."""
-    done = sys.modules.get(_NAME)
-    if done is not None:
-        return done
     from eqsat.egraph import pyobject_pickle
 
     pyobject_pickle.install()  # egglog pickles our oracles' values through cloudpickle: faster, same bytes
+    done = sys.modules.get(_NAME)
+    if done is not None:
+        return done
     package = sys.modules.get(_PACKAGE)
     if package is None:
         spec = importlib.util.find_spec(_PACKAGE)  # a top-level name: finds, does not import

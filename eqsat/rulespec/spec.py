@@ -199,33 +199,10 @@ def _py(a: Any) -> Any:
     raise TypeError(f"oracle argument {a!r} must be an i64 or a String")
 
 
-class _Unary:
-    """``fn``'s non-negative integer result as a unary string (``EggLang.call_int``).  A class
-    at module level, not a closure: egglog unpickles the callable at every call, and a
-    closure is pickled by value (its code rebuilt each time, 30 us) where this is a reference
-    to the class and to ``fn``."""
-
-    __slots__ = ("fn",)
-
-    def __init__(self, fn: Callable[..., int]) -> None:
-        self.fn = fn
-
-    @property
-    def __name__(self) -> str:
-        return self.fn.__name__
-
-    def __call__(self, *args: Any) -> str:
-        v = self.fn(*args)
-        if v < 0:
-            raise ValueError(f"{self.fn.__name__} returned a negative integer")
-        return "|" * v
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_Unary, (self.fn,))
-
-
 def _unary(fn: Callable[..., int]) -> Callable[..., str]:
-    return _Unary(fn)
+    from eqsat.rulespec.unary import Unary  # a module importing nothing (see there)
+
+    return Unary(fn)
 
 
 def _leaf_matcher(facts: dict[str, list[Any]]) -> type[EggLang]:
