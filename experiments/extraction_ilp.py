@@ -11,7 +11,7 @@ and repeat the candidates, CPU and wall seconds of the call, status, objective, 
 start's cost, the solver's info (``pruned``, ``bound``, ``proven``, ``found_s`` -- the solver's CPU
 seconds to the program it returned, against ``cpu_s`` to its proof --, ``gap``, ...).
 ``--prove`` lifts the proof budget (``eqsat.milp.PROOF_STALL_S``): every solve runs to a
-proven optimum, time permitting. With ``--compare
+proven optimum, time permitting; ``--stall S`` sets it to S CPU seconds. With ``--compare
 A.csv B.csv`` it prints and plots (``extraction_ilp.png``) the per-model medians of two runs
 side by side and checks that every objective is equal.
 
@@ -53,14 +53,14 @@ def dump(files: list[Path], models: Path) -> None:
     current: list[str] = [""]
     count: dict[str, int] = {}
 
-    def spy(g, roots, costs, *, time_limit=10.0, warm=None):  # type: ignore[no-untyped-def]
+    def spy(g, roots, costs, *, time_limit=10.0, warm=None, **kw):  # type: ignore[no-untyped-def]
         name = current[0]
         k = count.get(name, 0)
         count[name] = k + 1
         with open(models / f"{name}{'' if k == 0 else f'.{k}'}.pkl", "wb") as f:
             pickle.dump({"g": g, "roots": roots, "costs": costs, "warm": warm, "time_limit": time_limit,
                          "registry": linmap.registry()}, f)
-        return real(g, roots, costs, time_limit=time_limit, warm=warm)
+        return real(g, roots, costs, time_limit=time_limit, warm=warm, **kw)
 
     ilp_mod.ilp_extract = spy  # type: ignore[assignment]
     for path in files:
@@ -159,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--label", default="", help="suffix of the CSV's name")
     p.add_argument("--prove", action="store_true",
                    help="no proof budget (eqsat.milp.PROOF_STALL_S): every solve to proven optimality")
+    p.add_argument("--stall", type=float, default=None,
+                   help="the proof budget in CPU seconds instead of eqsat.milp.PROOF_STALL_S")
     p.add_argument("--compare", nargs=2, type=Path, default=None, help="two CSVs: medians side by side + PNG")
     p.add_argument("--out", type=Path, default=OUT, help="folder for the CSV and PNG")
     args = p.parse_args(argv)
@@ -170,13 +172,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                       *(ROOT / "tests" / "heir_cases").glob("*.mlir")])
         dump(files, args.models)
         return 0
-    if args.prove:
+    if args.prove or args.stall is not None:
         import math
 
         from eqsat import milp
 
         if hasattr(milp, "PROOF_STALL_S"):
-            milp.PROOF_STALL_S = math.inf
+            milp.PROOF_STALL_S = math.inf if args.prove else args.stall
     rows = bench(args.models, args.min_cands, args.repeats, args.only)
     name = f"extraction_ilp{'_' + args.label if args.label else ''}.csv"
     with open(args.out / name, "w", newline="") as f:

@@ -230,10 +230,14 @@ def ilp_extract(
     *,
     time_limit: float = 10.0,
     warm: Choice | None = None,
+    proof_stall_s: float | None = None,
 ) -> tuple[Choice, dict[str, object]]:
-    """Exact minimum-DAG-cost extraction; on a time limit the best found (or the warm start)."""
+    """Exact minimum-DAG-cost extraction; on a time limit the best found (or the warm start).
+    ``proof_stall_s``: the proof budget (``eqsat.milp.solve``; None: the default, ``math.inf``:
+    none)."""
     pb = egraph_problem(g, roots, costs)
-    sol = solve(pb, with_noise=False, time_limit=time_limit, warm=warm_map(pb, warm) if warm else None)
+    sol = solve(pb, with_noise=False, time_limit=time_limit, warm=warm_map(pb, warm) if warm else None,
+                proof_stall_s=proof_stall_s)
     info = dict(sol.info)
     if sol.pick:
         if warm is not None and sol.status in ("optimal", "stalled"):

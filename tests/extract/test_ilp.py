@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 from pathlib import Path
 from types import ModuleType
 
@@ -111,8 +112,8 @@ def test_ilp_never_worse_than_greedy_and_sound(seed: int) -> None:
     roots = [g.root(k) for k in s.roots]
     costs = table("bgv")
     greedy = greedy_dag(g, costs)
-    choice, info = ilp_extract(g, roots, costs, warm=greedy, time_limit=30.0)
-    assert info["status"] == "optimal"
+    choice, info = ilp_extract(g, roots, costs, warm=greedy, time_limit=30.0, proof_stall_s=math.inf)
+    assert info["status"] == "optimal" and info["proven"] is True
     assert dag_cost(g, choice, roots, costs) <= dag_cost(g, greedy, roots, costs) + 1e-9
     assert abs(dag_cost(g, choice, roots, costs) - float(info["objective"])) < 1e-6  # type: ignore[arg-type]
     out = to_program(g, choice, roots, prog)
@@ -172,3 +173,21 @@ def test_level_budget_picks_the_shallow_program(scheme: str) -> None:
     boot, info = ilp_extract_levels(g, roots, cheap_boot, scheme, 2, bootstrap=True)
     assert boot is not None and info["bootstrap"] == 1
     assert multiplicative_depth(to_program(g, boot, roots, src)) == 3
+
+
+def test_auto_extraction_reports_whether_its_proof_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``auto`` cuts the proof short once the best program stalls (here at once: a budget of 0 s),
+    says so in the report (status "stalled", proven False, the gap left), and keeps the program
+    the full proof of ``--extraction ilp`` confirms as optimal."""
+    from eqsat import milp
+    from eqsat.frontend.mlir import parse_mlir
+    from eqsat.pipeline import optimize
+
+    prog = parse_mlir((ROOT / "tests" / "heir_cases" / "rr_product_loop_8.mlir").read_text())[0]
+    proven = optimize(prog, "bgv", extraction="ilp").report
+    monkeypatch.setattr(milp, "PROOF_STALL_S", 0.0)
+    quick = optimize(prog, "bgv", extraction="auto").report
+    assert proven["ilp"]["status"] == "optimal" and proven["ilp"]["proven"] is True  # type: ignore[index]
+    assert quick["ilp"]["status"] == "stalled" and quick["ilp"]["proven"] is False  # type: ignore[index]
+    assert quick["ilp"]["gap"] > 0.0 and quick["extraction"] == "ilp"  # type: ignore[index,operator]
+    assert quick["after"]["cost"] == proven["after"]["cost"]  # type: ignore[index]
