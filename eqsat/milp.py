@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from eqsat import milp_reduce
+from eqsat import milp_cuts, milp_reduce
 from eqsat.models import noisy as noise
 
 
@@ -104,6 +104,16 @@ PROOF_OPTIONS: dict[str, bool | int | float] = {
 }
 
 
+#: the proof budget of an extraction model that starts from a known program (a warm start,
+#: no noise): once the best program has not improved for this many CPU seconds, the solve
+#: stops and returns it with status ``"stalled"``, its gap and ``proven`` False (never as
+#: optimal). Over the 50 extraction models of examples/ and tests/heir_cases/ with more than
+#: 60 candidates, every program the solver returned was found within 0.3 s (most are the
+#: start itself), while a proof took up to 3 s (rr_product_loop_32: 5 rotations found at
+#: once, proven after 134 branch-and-bound nodes): experiments/extraction_ilp.py --timeline.
+PROOF_STALL_S = 0.5
+
+
 class Milp:
     """Columns and rows for HiGHS, added one by one."""
 
@@ -117,6 +127,8 @@ class Milp:
         self.starts: list[int] = [0]
         self.index: list[int] = []
         self.value: list[float] = []
+        #: after ``solve``: CPU seconds from its start to the best solution's (None: none found)
+        self.found_s: float | None = None
 
     def var(self, lb: float, ub: float, cost: float = 0.0, integer: bool = False) -> int:
         self.lb.append(lb)
@@ -136,8 +148,11 @@ class Milp:
 
     def solve(
         self, time_limit: float, warm: list[float] | None,
-        options: Mapping[str, bool | int | float] | None = None,
+        options: Mapping[str, bool | int | float] | None = None, stall_s: float | None = None,
     ) -> tuple[str, list[float] | None, float, float]:
+        """(status, solution, objective, gap). ``stall_s``: stop (status ``"stalled"``) once the
+        best solution has not improved for that many CPU seconds."""
+        self.found_s = None
         if not self.lb:
             # no columns (e.g. a program with no secret value left): the empty solution is
             # optimal; HiGHS calls such a model "empty" and returns no solution
@@ -174,7 +189,13 @@ class Milp:
             sol.col_value = warm
             sol.value_valid = True
             h.setSolution(sol)
+        clock = _Incumbents(time.process_time(), stall_s)
+        h.setCallback(clock.callback, None)
+        h.startCallback(highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution)
+        if stall_s is not None:
+            h.startCallback(highspy.cb.HighsCallbackType.kCallbackMipInterrupt)
         h.run()
+        self.found_s = clock.found_s
         st = h.getModelStatus()
         info = h.getInfo()
         has_sol = info.primal_solution_status == 2
@@ -185,11 +206,45 @@ class Milp:
             status = "time_limit"
         elif st == highspy.HighsModelStatus.kInfeasible:
             status = "infeasible"
+        elif st == highspy.HighsModelStatus.kInterrupt and clock.stalled:
+            status = "stalled"
         else:
             status = h.modelStatusToString(st).lower().replace(" ", "_")
         gap = float(info.mip_gap) if has_sol and math.isfinite(info.mip_gap) else math.inf
         obj = float(info.objective_function_value) if has_sol else math.inf
         return status, x, obj, (0.0 if status == "optimal" else gap)
+
+
+def _stall(given: float | None) -> float | None:
+    """The proof budget in force: ``given``, else ``PROOF_STALL_S``; None when unlimited."""
+    budget = PROOF_STALL_S if given is None else given
+    return budget if math.isfinite(budget) else None
+
+
+class _Incumbents:
+    """HiGHS callbacks: when the best solution last improved (by a relative 1e-6 or more), and an
+    interrupt once it has not for ``stall_s`` CPU seconds."""
+
+    def __init__(self, start: float, stall_s: float | None) -> None:
+        self.start = start
+        self.stall_s = stall_s
+        self.best = math.inf
+        self.found_s: float | None = None
+        self.stalled = False
+
+    def callback(self, kind: object, _message: str, out: object, into: object, _data: object) -> None:
+        import highspy
+
+        now = time.process_time() - self.start
+        if kind == highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution:
+            value = float(out.objective_function_value)  # type: ignore[attr-defined]
+            if value < self.best - 1e-6 * max(1.0, abs(self.best)) or self.found_s is None:
+                self.found_s = now
+            self.best = min(self.best, value)
+        elif (kind == highspy.cb.HighsCallbackType.kCallbackMipInterrupt and self.stall_s is not None
+              and self.found_s is not None and now - self.found_s >= self.stall_s):
+            self.stalled = True
+            into.user_interrupt = True  # type: ignore[attr-defined]
 
 
 def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]] | None:
@@ -297,6 +352,7 @@ def solve(
     warm: Mapping[int, int] | None = None,
     bounds: tuple[float, float] = (float(noise.FRESH), float(noise.LIMIT)),
     allow_reduce: bool = True,
+    proof_stall_s: float | None = None,
 ) -> Solution:
     """Solve the extraction (and, ``with_noise``, reduce_noise placement) MILP.
 
@@ -304,7 +360,9 @@ def solve(
     candidate) and the largest legal value.  The noisy model is (12, 26); the same
     model with (0, L), ``inc`` 1 per multiplication and ``max`` everywhere places
     bootstraps under a budget of L levels (``eqsat.mgmt.placement``).  ``allow_reduce=False``
-    forbids the reduction (the program must fit as it is).
+    forbids the reduction (the program must fit as it is). ``proof_stall_s``: the proof budget
+    of a model without noise that has a usable warm start (None: ``PROOF_STALL_S``; ``math.inf``:
+    prove to the end, time permitting).
     """
     start = time.perf_counter()
     pr = _prune(pb)
@@ -328,13 +386,17 @@ def solve(
         info: dict[str, object] = {
             "status": "optimal", "objective": known[0], "gap": 0.0, "classes": len(classes),
             "nodes": sum(len(usable[c]) for c in classes), "vars": 0, "rows": 0, "cyclic_classes": 0,
-            "solver": "bound", **reduced, "time_s": round(time.perf_counter() - start, 4),
+            "solver": "bound", **reduced, "proven": True, "time_s": round(time.perf_counter() - start, 4),
         }
         return Solution("optimal", met, set(), info)
     comp = _sccs(classes, usable, pb)
     comp_size: dict[int, int] = {}
     for cid in comp.values():
         comp_size[cid] = comp_size.get(cid, 0) + 1
+    # acyclicity: the cycle inequalities of eqsat.milp_cuts; ordering variables only in the
+    # components where those do not list every cycle
+    succ = {c: [ch for j in usable[c] for ch in pb.cands[j].children] for c in comp}
+    cycles = milp_cuts.cycle_sets(succ, comp)
     m = Milp()
     roots = set(pb.roots)
     xv: dict[int, int] = {}
@@ -344,7 +406,7 @@ def solve(
         yv[c] = m.var(1.0 if c in roots else 0.0, 1.0, 0.0, True)
         for j in usable[c]:
             xv[j] = m.var(0.0, 1.0, pb.cands[j].cost, True)
-        if c in comp:
+        if c in comp and not cycles[comp[c]][1]:
             tv[c] = m.var(0.0, comp_size[comp[c]] - 1.0)
     for c in classes:
         row = {xv[j]: 1.0 for j in usable[c]}
@@ -364,9 +426,19 @@ def solve(
             m.row(row, -math.inf, 0.0)
         for j in usable[c]:
             for ch in set(pb.cands[j].children):
-                if c in comp and comp.get(ch) == comp[c]:
+                if c in tv and comp.get(ch) == comp[c]:
                     big = float(comp_size[comp[c]])
                     m.row({tv[c]: 1.0, tv[ch]: -1.0, xv[j]: -big}, 1.0 - big, math.inf)
+    for sets, _complete in cycles.values():
+        for cyc in sets:
+            # sum of S's candidates with a child in S <= sum_{c in S} y_c - y_m, every m in S
+            inner = {xv[j]: 1.0 for c in cyc for j in usable[c] if any(ch in cyc for ch in pb.cands[j].children)}
+            for mc in cyc:
+                row = dict(inner)
+                for c in cyc:
+                    if c != mc:
+                        row[yv[c]] = -1.0
+                m.row(row, -math.inf, 0.0)
     setup_vars: list[tuple[int, list[int]]] = []
     for cost, members in pb.setups:  # f >= x_j for every member: paid once if any is chosen
         cols = [xv[j] for j in members if j in xv]
@@ -409,8 +481,9 @@ def solve(
             for f, cols in setup_vars:
                 warm_vec[f] = 1.0 if any(warm_vec[col] > 0.5 for col in cols) else 0.0
     proof = PROOF_OPTIONS if warm_vec is not None and not with_noise else None
-    status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec, proof)
-    if x is not None and warm_vec is not None and status == "optimal":
+    status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec, proof,
+                                  stall_s=_stall(proof_stall_s) if proof is not None else None)
+    if x is not None and warm_vec is not None and status in ("optimal", "stalled"):
         got = float(sum(c * v for c, v in zip(m.cost, x, strict=True)))
         if got > obj + 1e-6 * max(1.0, abs(obj)):
             # HiGHS can report an optimum below the solution it hands back, which is then the
@@ -419,8 +492,10 @@ def solve(
     info = {
         "status": status, "objective": obj, "gap": gap, "classes": len(classes),
         "nodes": len(xv), "vars": len(m.lb), "rows": len(m.row_lo), "cyclic_classes": len(comp),
-        "solver": "highs", **reduced,
+        "solver": "highs", **reduced, "proven": status == "optimal",
     }
+    if m.found_s is not None:
+        info["found_s"] = round(m.found_s, 4)  # CPU seconds of the solver to the program returned
     pick: dict[int, int] = {}
     reduce: set[int] = set()
     if x is not None:
@@ -490,7 +565,7 @@ def _warm_vector(
         j = chosen[c]
         vec[xv[j]] = 1.0
         vec[yv[c]] = 1.0
-        if c in comp:
+        if c in tv:
             inner = [height[ch] for ch in pb.cands[j].children if comp.get(ch) == comp[c]]
             height[c] = max(inner, default=-1.0) + 1.0
             vec[tv[c]] = height[c]

@@ -151,8 +151,10 @@ def optimize(
 
     ``extraction``: ``"greedy"`` (DAG greedy + local search), ``"ilp"`` (exact, HiGHS, with
     the greedy result as warm start and fallback), or ``"auto"`` (ILP when the e-graph has
-    at most ``ILP_AUTO_NODES`` e-nodes).  For the ``noisy`` scheme extraction and
-    reduce_noise placement are one ILP (the article's model over the e-graph).
+    at most ``ILP_AUTO_NODES`` e-nodes, its proof cut short once the best program has not
+    improved for ``eqsat.milp.PROOF_STALL_S``: then ``report["ilp"]["proven"]`` is False).
+    For the ``noisy`` scheme extraction and reduce_noise placement are one ILP (the article's
+    model over the e-graph).
 
     BGV/CKKS: ``max_level`` bounds the levels of the modulus chain (default: as many as
     the extracted program needs); ``bootstrap=True`` lets placement insert the fewest
@@ -303,8 +305,10 @@ def optimize(
                 elif info.get("status") == "infeasible":
                     raise InfeasibleError(f"no program in the e-graph fits {max_level} levels")
             elif use_ilp:
+                # auto: the proof stops once the best program stalls (eqsat.milp.PROOF_STALL_S; the
+                # report's ilp.proven says whether it finished); ilp: proven to the end
                 choice, info = ilp_extract(view, roots, cost_table, time_limit=max(MIN_ILP_S, ilp_budget()),
-                                           warm=greedy)
+                                           warm=greedy, proof_stall_s=None if extraction == "auto" else math.inf)
                 method = "ilp" if "fallback" not in info else "greedy"
             extracted = to_program(view, choice, roots, prog).compact()
             lap("extract")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -76,7 +77,7 @@ def run_one(
     t0 = time.perf_counter()
     greedy = greedy_dag(g, costs)
     t1 = time.perf_counter()
-    choice, info = ilp_extract(g, roots, costs, time_limit=time_limit, warm=greedy)
+    choice, info = ilp_extract(g, roots, costs, time_limit=time_limit, warm=greedy, proof_stall_s=math.inf)
     t2 = time.perf_counter()
     gc, ic = dag_cost(g, greedy, roots, costs), dag_cost(g, choice, roots, costs)
     return {

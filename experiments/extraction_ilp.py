@@ -8,7 +8,10 @@ model -- the e-graph view, roots, cost table and greedy warm start that the pipe
 saved model with more than ``--min-cands`` candidates (default 60), ``--repeats`` times
 (default 3), each in this process, and writes ``--out/extraction_ilp[_LABEL].csv``: per model
 and repeat the candidates, CPU and wall seconds of the call, status, objective, the greedy
-start's cost, the solver's info (``rounds``, ``pruned``, ``bound``, ...). With ``--compare
+start's cost, the solver's info (``pruned``, ``bound``, ``proven``, ``found_s`` -- the solver's CPU
+seconds to the program it returned, against ``cpu_s`` to its proof --, ``gap``, ...).
+``--prove`` lifts the proof budget (``eqsat.milp.PROOF_STALL_S``): every solve runs to a
+proven optimum, time permitting; ``--stall S`` sets it to S CPU seconds. With ``--compare
 A.csv B.csv`` it prints and plots (``extraction_ilp.png``) the per-model medians of two runs
 side by side and checks that every objective is equal.
 
@@ -37,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "experiments" / "out"
 FIELDS = ["model", "repeat", "cands", "classes", "cpu_s", "wall_s", "status", "objective", "greedy_cost",
-          "rounds", "pruned", "bound", "solver"]
+          "rounds", "pruned", "bound", "solver", "proven", "found_s", "gap", "rows"]
 
 
 def dump(files: list[Path], models: Path) -> None:
@@ -50,14 +53,14 @@ def dump(files: list[Path], models: Path) -> None:
     current: list[str] = [""]
     count: dict[str, int] = {}
 
-    def spy(g, roots, costs, *, time_limit=10.0, warm=None):  # type: ignore[no-untyped-def]
+    def spy(g, roots, costs, *, time_limit=10.0, warm=None, **kw):  # type: ignore[no-untyped-def]
         name = current[0]
         k = count.get(name, 0)
         count[name] = k + 1
         with open(models / f"{name}{'' if k == 0 else f'.{k}'}.pkl", "wb") as f:
             pickle.dump({"g": g, "roots": roots, "costs": costs, "warm": warm, "time_limit": time_limit,
                          "registry": linmap.registry()}, f)
-        return real(g, roots, costs, time_limit=time_limit, warm=warm)
+        return real(g, roots, costs, time_limit=time_limit, warm=warm, **kw)
 
     ilp_mod.ilp_extract = spy  # type: ignore[assignment]
     for path in files:
@@ -93,9 +96,12 @@ def bench(models: Path, min_cands: int, repeats: int, only: list[str]) -> list[d
                 "cpu_s": round(cpu, 4), "wall_s": round(wall, 4), "status": info.get("status"),
                 "objective": obj, "greedy_cost": greedy_cost, "rounds": info.get("rounds", ""),
                 "pruned": info.get("pruned", ""), "bound": info.get("bound", ""), "solver": info.get("solver", ""),
+                "proven": info.get("proven", ""), "found_s": info.get("found_s", ""), "gap": info.get("gap", ""),
+                "rows": info.get("rows", ""),
             })
             print(f"{path.stem} #{rep}: {len(pb.cands)} cands, cpu {cpu:.3f} s, {info.get('status')}, "
-                  f"objective {obj} (greedy {greedy_cost})", file=sys.stderr)
+                  f"objective {obj} (greedy {greedy_cost}), found after {info.get('found_s', '-')} s",
+                  file=sys.stderr)
     return rows
 
 
@@ -151,6 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=3, help="runs per model")
     p.add_argument("--only", nargs="*", default=[], help="time only these models (file stems)")
     p.add_argument("--label", default="", help="suffix of the CSV's name")
+    p.add_argument("--prove", action="store_true",
+                   help="no proof budget (eqsat.milp.PROOF_STALL_S): every solve to proven optimality")
+    p.add_argument("--stall", type=float, default=None,
+                   help="the proof budget in CPU seconds instead of eqsat.milp.PROOF_STALL_S")
     p.add_argument("--compare", nargs=2, type=Path, default=None, help="two CSVs: medians side by side + PNG")
     p.add_argument("--out", type=Path, default=OUT, help="folder for the CSV and PNG")
     args = p.parse_args(argv)
@@ -162,6 +172,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                       *(ROOT / "tests" / "heir_cases").glob("*.mlir")])
         dump(files, args.models)
         return 0
+    if args.prove or args.stall is not None:
+        import math
+
+        from eqsat import milp
+
+        if hasattr(milp, "PROOF_STALL_S"):
+            milp.PROOF_STALL_S = math.inf if args.prove else args.stall
     rows = bench(args.models, args.min_cands, args.repeats, args.only)
     name = f"extraction_ilp{'_' + args.label if args.label else ''}.csv"
     with open(args.out / name, "w", newline="") as f:

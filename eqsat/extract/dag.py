@@ -21,6 +21,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
 from eqsat.egraph.view import EGraphView, ENode
@@ -28,6 +29,9 @@ from eqsat.errors import InternalError
 from eqsat.extract import hoisting
 from eqsat.ir import Builder, Program, Type, VecRef
 from eqsat.models.cost import CostTable
+
+if TYPE_CHECKING:
+    from eqsat.extract.incremental import DagCost
 
 
 class ExtractionError(InternalError):
@@ -220,6 +224,11 @@ def refine(
     Greedy-DAG breaks ties between realizations of equal own cost arbitrarily, so a class
     may pick a realization that shares nothing with the rest of the program; trying each
     alternative against the whole solution fixes exactly that.  Bounded by rounds and time.
+    When no single switch helps any more, a second phase first gives the classes outside the
+    program e-nodes built from classes inside it (``_rebase_outside``) and searches again:
+    a switch may then pull in one new e-node where the greedy's spare choice pulled in a
+    sub-program (``rr_rotation_duplicated``: 64 -> 63, the ILP's optimum). Only improvements
+    are kept, so the second phase never ends above the first.
     """
     import time
 
@@ -229,30 +238,63 @@ def refine(
     node_of = list(choice.node)
     state = DagCost(g, node_of, roots, costs, node_cost)  # shares node_of; a what-if costs only what it touches
     best = state.total
-    for _ in range(max_rounds):
-        improved = False
-        reach = _reachable(g, node_of, roots)
-        for c in reach:
-            if time.perf_counter() - start > budget_s:
-                return _with_secrecy(g, node_of, costs)
-            cur = node_of[c]
-            for alt in g.class_nodes[c]:
-                if alt == cur or not g.nodes[alt].extractable:
-                    continue
-                if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
-                    continue
-                if math.isinf(state.total):  # no finite program yet: the whole DAG, as it is
-                    node_of[c] = alt
-                    cost = _solution_cost(g, node_of, roots, costs)
-                    node_of[c] = cur
-                else:
-                    cost = state.switched(c, alt)
-                if cost < best - 1e-9:
-                    state.commit(c, alt)
-                    best, cur, improved = state.total, alt, True
-        if not improved:
-            break
+    for lookahead in (False, True):
+        for _ in range(max_rounds):
+            improved = False
+            if lookahead and math.isfinite(state.total) and _rebase_outside(g, node_of, state, costs):
+                state = DagCost(g, node_of, roots, costs, node_cost)  # same program, other spare e-nodes
+            reach = _reachable(g, node_of, roots)
+            for c in reach:
+                if time.perf_counter() - start > budget_s:
+                    return _with_secrecy(g, node_of, costs)
+                cur = node_of[c]
+                for alt in g.class_nodes[c]:
+                    if alt == cur or not g.nodes[alt].extractable:
+                        continue
+                    if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
+                        continue
+                    if math.isinf(state.total):  # no finite program yet: the whole DAG, as it is
+                        node_of[c] = alt
+                        cost = _solution_cost(g, node_of, roots, costs)
+                        node_of[c] = cur
+                    else:
+                        cost = state.switched(c, alt)
+                    if cost < best - 1e-9:
+                        state.commit(c, alt)
+                        best, cur, improved = state.total, alt, True
+            if not improved:
+                break
     return _with_secrecy(g, node_of, costs)
+
+
+def _rebase_outside(g: EGraphView, node_of: list[int], state: DagCost, costs: CostTable) -> bool:
+    """Give each class outside the program the cheapest e-node built from classes inside it
+    (where there is one): a later switch that reaches such a class then pulls in one e-node,
+    not the greedy's own sub-program for it (one add ``t = a + b`` over kept ``a``, ``b``
+    instead of a chain of three). Classes outside the program do not change its cost; one
+    cannot be an ancestor of a class inside, so the new e-nodes close no cycle. Returns
+    whether any class changed."""
+    changed = False
+    for x in range(g.num_classes):
+        if state.reachable(x):
+            continue
+        best, best_w = -1, math.inf
+        for alt in g.class_nodes[x]:
+            n = g.nodes[alt]
+            if not n.extractable or not n.children or not all(state.reachable(ch) for ch in n.children):
+                continue
+            w = node_cost(n, [state.secret[ch] for ch in n.children], costs)[0]
+            if w < best_w:
+                best, best_w = alt, w
+        if best < 0 or best == node_of[x]:
+            continue
+        cur = g.nodes[node_of[x]] if node_of[x] >= 0 else None
+        if (cur is not None and all(state.reachable(ch) for ch in cur.children)
+                and node_cost(cur, [state.secret[ch] for ch in cur.children], costs)[0] <= best_w):
+            continue  # already as cheap from inside
+        node_of[x] = best
+        changed = True
+    return changed
 
 
 def _reachable(g: EGraphView, node_of: list[int], roots: list[int]) -> list[int]:

@@ -33,7 +33,9 @@ binary ``r_c`` (``reduce_noise`` after the class, cost from the table):
 real noise from above), so the article's ``Z`` penalty trick is unnecessary.
 
 On a time limit the best solution found is returned (or the warm start / a greedy
-fallback), and the info says so.
+fallback), and the info says so. With a warm start, the proof stops once the best program
+has not improved for ``eqsat.milp.PROOF_STALL_S`` CPU seconds: the info then has ``status``
+``"stalled"``, ``proven`` False and the ``gap`` left (``proven`` is True when optimal).
 """
 
 from __future__ import annotations
@@ -228,13 +230,17 @@ def ilp_extract(
     *,
     time_limit: float = 10.0,
     warm: Choice | None = None,
+    proof_stall_s: float | None = None,
 ) -> tuple[Choice, dict[str, object]]:
-    """Exact minimum-DAG-cost extraction; on a time limit the best found (or the warm start)."""
+    """Exact minimum-DAG-cost extraction; on a time limit the best found (or the warm start).
+    ``proof_stall_s``: the proof budget (``eqsat.milp.solve``; None: the default, ``math.inf``:
+    none)."""
     pb = egraph_problem(g, roots, costs)
-    sol = solve(pb, with_noise=False, time_limit=time_limit, warm=warm_map(pb, warm) if warm else None)
+    sol = solve(pb, with_noise=False, time_limit=time_limit, warm=warm_map(pb, warm) if warm else None,
+                proof_stall_s=proof_stall_s)
     info = dict(sol.info)
     if sol.pick:
-        if warm is not None and sol.status == "optimal":
+        if warm is not None and sol.status in ("optimal", "stalled"):
             from eqsat.extract.dag import dag_cost
 
             objective = info.get("objective")

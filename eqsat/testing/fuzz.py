@@ -275,11 +275,13 @@ def run_case(seed: int, out_dir: str | None = None) -> dict[str, object]:
 
 def _time_bound(report: Mapping[str, Any] | None) -> bool:
     """Whether a wall-clock limit shaped the result: the call stopped at its time limit
-    (saturation, extraction, placement) or an ILP stopped at its own."""
+    (saturation, extraction, placement), an ILP stopped at its own, or its proof budget
+    (``stalled``: a CPU-time limit) ended the extraction ILP's search."""
     if not report:
         return False
     ilp = report.get("ilp") or {}
-    return report.get("stop_reason") == "time_limit" or str(ilp.get("status", "")).startswith("time")
+    status = str(ilp.get("status", ""))
+    return report.get("stop_reason") == "time_limit" or status.startswith("time") or status == "stalled"
 
 
 def _return_freed_memory() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 from pathlib import Path
 from types import ModuleType
 
@@ -111,8 +112,8 @@ def test_ilp_never_worse_than_greedy_and_sound(seed: int) -> None:
     roots = [g.root(k) for k in s.roots]
     costs = table("bgv")
     greedy = greedy_dag(g, costs)
-    choice, info = ilp_extract(g, roots, costs, warm=greedy, time_limit=30.0)
-    assert info["status"] == "optimal"
+    choice, info = ilp_extract(g, roots, costs, warm=greedy, time_limit=30.0, proof_stall_s=math.inf)
+    assert info["status"] == "optimal" and info["proven"] is True
     assert dag_cost(g, choice, roots, costs) <= dag_cost(g, greedy, roots, costs) + 1e-9
     assert abs(dag_cost(g, choice, roots, costs) - float(info["objective"])) < 1e-6  # type: ignore[arg-type]
     out = to_program(g, choice, roots, prog)
@@ -172,3 +173,54 @@ def test_level_budget_picks_the_shallow_program(scheme: str) -> None:
     boot, info = ilp_extract_levels(g, roots, cheap_boot, scheme, 2, bootstrap=True)
     assert boot is not None and info["bootstrap"] == 1
     assert multiplicative_depth(to_program(g, boot, roots, src)) == 3
+
+
+def test_auto_extraction_reports_whether_its_proof_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``auto`` cuts the proof short once the best program stalls (here at once: a budget of 0 s),
+    says so in the report (status "stalled", proven False, the gap left), and keeps the program
+    the full proof of ``--extraction ilp`` confirms as optimal."""
+    from eqsat import milp
+    from eqsat.frontend.mlir import parse_mlir
+    from eqsat.pipeline import optimize
+
+    prog = parse_mlir((ROOT / "tests" / "heir_cases" / "rr_product_loop_8.mlir").read_text())[0]
+    proven = optimize(prog, "bgv", extraction="ilp").report
+    monkeypatch.setattr(milp, "PROOF_STALL_S", 0.0)
+    quick = optimize(prog, "bgv", extraction="auto").report
+    assert proven["ilp"]["status"] == "optimal" and proven["ilp"]["proven"] is True  # type: ignore[index]
+    assert quick["ilp"]["status"] == "stalled" and quick["ilp"]["proven"] is False  # type: ignore[index]
+    assert quick["ilp"]["gap"] > 0.0 and quick["extraction"] == "ilp"  # type: ignore[index,operator]
+    assert quick["after"]["cost"] == proven["after"]["cost"]  # type: ignore[index]
+
+
+def test_refine_pulls_in_one_new_node_where_the_spare_choice_was_a_subprogram() -> None:
+    """rr_rotation_duplicated's shape: f = ((s + r) + r) + x (3 adds) or f = t + r with
+    t = a + s over classes the program has (2 adds). The start gives t a dear spare e-node (a
+    rotation of a product of another input), so no single switch helps; the second phase gives t the add
+    over kept classes first, then the switch of f pays 1 add for 2 (64 -> 63 there)."""
+    from eqsat.extract.dag import Choice, refine
+
+    nodes = [*X,
+        ("r.0", "Rot", ["x.0"], [3]),
+        ("a.0", "Add", ["x.0", "r.0"], []),
+        ("s.0", "Rot", ["a.0"], [2]),
+        ("p.0", "Add", ["s.0", "r.0"], []),
+        ("q.0", "Add", ["p.0", "r.0"], []),
+        ("m.0", "Mul", ["y.0", "y.0"], []),
+        ("t.0", "Rot", ["m.0"], [5]),
+        ("t.1", "Add", ["a.0", "s.0"], []),
+        ("f.0", "Add", ["q.0", "x.0"], []),
+        ("f.1", "Add", ["t.0", "r.0"], []),
+    ]
+    g = view(nodes, "f")  # e-nodes in the order listed
+    ids = [nid for nid, *_ in nodes]
+    costs = table("bgv")
+    roots = [g.root(0)]
+    node = [-1] * g.num_classes
+    for nid in ("x.0", "y.0", "r.0", "a.0", "s.0", "p.0", "q.0", "m.0", "t.0", "f.0"):
+        node[g.nodes[ids.index(nid)].cls] = ids.index(nid)
+    start = Choice(node, [True] * g.num_classes)
+    out = refine(g, start, roots, costs)
+    assert dag_cost(g, out, roots, costs) == dag_cost(g, start, roots, costs) - 1.0  # p, q out; t in
+    assert out.node[g.nodes[ids.index("t.1")].cls] == ids.index("t.1")
+    assert out.node[g.root(0)] == ids.index("f.1")
