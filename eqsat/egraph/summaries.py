@@ -9,7 +9,9 @@ extraction reads them as the originals, no rewrite matches them):
   ``LinRot(v, sum_j c_j rho^(j - i))``, and slots with the same polynomial share one
   ``Gather``;
 * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector as
-  ``Ext(LinRot(v, p), 0)``.
+  ``Ext(LinRot(v, p), 0)``; a smaller one (``SUMMARY_SUM_SLOTS`` slots or more, integer
+  constants beside them, not a chain's element) as its realization at load alone, when
+  there is one (``Summaries._one_vector_sum``).
 
 So the rules work on O(groups) e-nodes instead of O(slots), and the inert source remains a
 fallback when no summary can be realized.
@@ -21,12 +23,17 @@ from eqsat.algebra import rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
 from eqsat.egraph import linrot_load
 from eqsat.egraph.canonical import BALANCED_ONLY_LEAVES, CanonicalForms
+from eqsat.egraph.tables import Tables
 
 CONST_TERM = (-1, 0)  # the key of a linear form's constant term (``Summaries._linear_form``)
 # longer chains of linear forms load as summaries (Summaries._plan_summaries); up to 64 slots the
 # rules vectorize slot by slot, which finds shared rotations the summaries' factorizations
 # miss (HEIR's rank-2 gx 8x8: 4 rotations slot by slot, 6 from the summary)
 SUMMARY_CHAIN_SLOTS = 64
+#: a sum of at least this many slots of one vector (and integer constants) loads as its
+#: realized summary (``Summaries._one_vector_sum``): the smallest sum the balanced form
+#: rewrites (``eqsat.egraph.canonical``)
+SUMMARY_SUM_SLOTS = 3
 
 
 class Summaries(CanonicalForms):
@@ -65,23 +72,40 @@ class Summaries(CanonicalForms):
         the whole call (``eqsat.pipeline.optimize`` never returns something costlier), and
         the twin was most of the e-graph (16,383 ``AddI`` and 16,384 ``ExtI`` for a
         16,384-slot sum) that every stage after saturation walked."""
-        src = {self.prog.nodes[x].args[0] for x in pos + neg}
+        form = self._sum_poly(pos, neg)
+        if form is None:
+            return None
+        v, key, const = form
+        realizer = linrot_load.Realizer(self, self.prog.nodes[v].type.slots)
+        lin, ok = realizer.linrot(self.name[v], key)
+        if not ok:
+            return None
+        out = self.node("Ext", lin, 0)
+        return out if const == 0 else self.node("Add", out, self.node("Num", const, 1))
+
+    def _sum_poly(self, pos: list[int], neg: list[int]) -> tuple[int, str, int] | None:
+        """A sum of slots of one vector and integer constants (``_one_vector_sum``) as
+        ``(v, key of p, c)``: the sum is ``LinRot(v, p)[0] + c``; None when ``p`` is 0 or
+        ``v`` a constant."""
+        src = {self.prog.nodes[x].args[0] for x in pos + neg if self.prog.nodes[x].op == "extract"}
         v = src.pop()
         if self.prog.nodes[v].op in ("const", "empty"):
             return None
         slots = self.prog.nodes[v].type.slots
         poly: dict[int, int] = {}
+        const = 0  # the integer constant leaves (HEIR's loops start their sums at 0)
         for sign, leaves in ((1, pos), (-1, neg)):
             for leaf in leaves:
+                c = self._int_const(leaf) if self.prog.nodes[leaf].op != "extract" else None
+                if c is not None:
+                    const += sign * c
+                    continue
                 k = int(self.prog.nodes[leaf].attrs[0])  # type: ignore[call-overload]
                 poly[k] = poly.get(k, 0) + sign
         p = rotpoly.normalize(poly, slots)
         if not p:
             return None
-        key = rotpoly.key(p, slots)
-        realizer = linrot_load.Realizer(self, slots)
-        lin, ok = realizer.linrot(self.name[v], key)
-        return self.node("Ext", lin, 0) if ok else None
+        return v, rotpoly.key(p, slots), const
 
     def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
         """A long chain whose elements are linear forms of slots: the gathers of the linear
@@ -169,8 +193,7 @@ class Summaries(CanonicalForms):
           are (single-use) linear forms of extracted slots: element ``i`` of
           ``sum_j c_j v[j]`` is slot ``i`` of ``LinRot(v, sum_j c_j rho^(j - i))``, and
           slots with the same polynomial share one ``Gather``;
-        * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector
-          (``_slot_sum_summary``).
+        * a sum of slots of one vector and integer constants (``_one_vector_sum``).
         Their interiors and the extracts only they use are not loaded as live terms:
         the rules work on the summaries (O(groups) e-nodes, not O(slots)), and the
         inert source stays extractable when a summary finds nothing better.
@@ -182,6 +205,7 @@ class Summaries(CanonicalForms):
         self.template_sums: set[int] = set()
         leaves: set[int] = set()
         absorbed: set[int] = set(self.covered)
+        self._chain_elems = {a for j in self.prog.live() for a in self._chain_args(j)}
         for i in self.prog.live():
             n = self.prog.nodes[i]
             if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
@@ -207,12 +231,13 @@ class Summaries(CanonicalForms):
             elif n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
                 pos: list[int] = []
                 neg: list[int] = []
-                self._sum_leaves(i, 1, pos, neg, top=True)
-                srcs = {self.prog.nodes[x].args[0] if self.prog.nodes[x].op == "extract" else -1 for x in pos + neg}
-                if len(pos) + len(neg) > BALANCED_ONLY_LEAVES and len(srcs) == 1 and -1 not in srcs:
+                interior: list[int] = []
+                self._sum_leaves(i, 1, pos, neg, top=True, interior=interior)
+                if self._one_vector_sum(i, pos, neg):
                     self.summarized_sums.add(i)
                     absorbed.add(i)
-                    leaves.update(pos + neg)
+                    absorbed.update(interior)  # a small tree's interior is not covered yet
+                    leaves.update(x for x in pos + neg if self.prog.nodes[x].op == "extract")
                 elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
                     self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
         # the interiors of linear elements, and the extracts nothing else reads
@@ -261,12 +286,50 @@ class Summaries(CanonicalForms):
                     newly.append(x)
             self.template_cover[i] = newly
 
+    def _one_vector_sum(self, root: int, pos: list[int], neg: list[int]) -> bool:
+        """Whether a sum with signed leaves ``pos``, ``neg`` loads as its summary, realized
+        (``_realized_sum_summary``): its leaves are at least ``SUMMARY_SUM_SLOTS`` slots of
+        one vector (a ciphertext: a constant's sum folds) and integer constants, and, up to
+        ``BALANCED_ONLY_LEAVES`` leaves, the load-time realization realizes it (else the
+        balanced tree loads live, as before: the rules realize its partial sums, e.g. three
+        slots read at 4, 11 and 15) and it is no element of an insertion chain (the chain's
+        vector form reads its elements' source: box blur 8x8 grew 842 -> 5,423 e-nodes with
+        its 64 sums summarized). Through saturation the rules rebuild that summary from
+        the balanced tree one level per few iterations, and on an 8-slot sum starting from 0
+        their rotation and reduction rules kept adding terms up to the iteration limit."""
+        srcs: set[int] = set()
+        slots = 0
+        for x in pos + neg:
+            n = self.prog.nodes[x]
+            if n.op == "extract" and self.prog.nodes[n.args[0]].op not in ("const", "empty"):
+                srcs.add(n.args[0])
+                slots += 1
+            elif self._int_const(x) is None:
+                return False
+        if len(srcs) != 1 or slots < SUMMARY_SUM_SLOTS:
+            return False
+        if len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
+            return True  # the inert source loads beside a summary that finds no realization
+        if root in self._chain_elems:
+            return False  # a chain's element: vectorized with its chain (``eqsat.egraph.vector_chains``)
+        form = self._sum_poly(pos, neg)
+        if form is None:
+            return False
+        v, key, _ = form
+        scratch = Tables(0)  # a dry run: rows written here are dropped
+        return linrot_load.Realizer(scratch, self.prog.nodes[v].type.slots).linrot(-1, key)[1]
+
     def _uncover(self, nodes: list[int]) -> None:
         """Emit ``nodes`` (covered for a template sum that found no realization) after all."""
         self.covered.difference_update(nodes)
         for x in sorted(nodes):
             if x not in self.name:
                 self._emit(x)  # type: ignore[attr-defined]
+
+    def _chain_args(self, j: int) -> list[int]:
+        """The elements node ``j`` writes into a vector (an insert's scalar, ``from_elements``'s)."""
+        n = self.prog.nodes[j]
+        return [n.args[0]] if n.op == "insert" else list(n.args) if n.op == "from_elements" else []
 
     def _chain_elements(self, top: int) -> list[int]:
         n = self.prog.nodes[top]
