@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from eqsat.algebra import rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
-from eqsat.egraph import linrot_load
+from eqsat.egraph import linrot_load, prodrot_load
 from eqsat.egraph.canonical import BALANCED_ONLY_LEAVES, CanonicalForms
 from eqsat.egraph.tables import Tables
 
@@ -106,6 +106,57 @@ class Summaries(CanonicalForms):
         if not p:
             return None
         return v, rotpoly.key(p, slots), const
+
+    def _prod_set(self, factors: list[int]) -> tuple[int, str, int] | None:
+        """A product of distinct slots of one vector and integer constants as ``(v, key of
+        S, c)``: the product is ``ProdRot(v, S)[0] * c``; None for any other product."""
+        v: int | None = None
+        offsets: set[int] = set()
+        const = 1
+        for x in factors:
+            n = self.prog.nodes[x]
+            if n.op == "extract" and self.prog.nodes[n.args[0]].op not in ("const", "empty"):
+                k = int(n.attrs[0])  # type: ignore[call-overload]
+                if (v is not None and n.args[0] != v) or k in offsets:
+                    return None  # two vectors, or a slot twice (a power: not a ProdRot set)
+                v = n.args[0]
+                offsets.add(k)
+                continue
+            c = self._int_const(x)
+            if c is None:
+                return None
+            const *= c
+        if v is None or const == 0:
+            return None
+        slots = self.prog.nodes[v].type.slots
+        return v, rotpoly.key({k % slots: 1 for k in offsets}, slots), const
+
+    def _one_vector_product(self, root: int, factors: list[int]) -> bool:
+        """Whether a product tree with leaves ``factors`` loads as its realization at load
+        alone (``_realized_prod_summary``): at least ``SUMMARY_SUM_SLOTS`` distinct slots of
+        one vector times integer constants, no chain element (as ``_one_vector_sum``), and
+        the product rules realize its ``ProdRot`` (``eqsat.egraph.prodrot_load``)."""
+        form = self._prod_set(factors)
+        if form is None or root in self._chain_elems:
+            return False
+        v, key, _ = form
+        if sum(self.prog.nodes[x].op == "extract" for x in factors) < SUMMARY_SUM_SLOTS:
+            return False
+        scratch = Tables(0)  # a dry run: rows written here are dropped
+        return prodrot_load.ProdRealizer(scratch, self.prog.nodes[v].type.slots).prodrot(-1, key)[1]
+
+    def _realized_prod_summary(self, factors: list[int]) -> int | None:
+        """A summarized product (``summarized_prods``) as ``Ext(ProdRot(v, S), 0)`` (times its
+        constant), realized at load; None when it is not (then the balanced tree loads)."""
+        form = self._prod_set(factors)
+        if form is None:
+            return None
+        v, key, const = form
+        row, ok = prodrot_load.ProdRealizer(self, self.prog.nodes[v].type.slots).prodrot(self.name[v], key)
+        if not ok:
+            return None
+        out = self.node("Ext", row, 0)
+        return out if const == 1 else self.node("Mul", out, self.node("Num", const, 1))
 
     def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
         """A long chain whose elements are linear forms of slots: the gathers of the linear
@@ -201,6 +252,7 @@ class Summaries(CanonicalForms):
         self.linear: dict[int, dict[tuple[int, int], int]] = {}
         self.summarized_chains: set[int] = set()
         self.summarized_sums: set[int] = set()
+        self.summarized_prods: set[int] = set()
         self.uniform_chains: set[int] = set()  # realized summaries of one shift-invariant form
         self.template_sums: set[int] = set()
         leaves: set[int] = set()
@@ -240,11 +292,21 @@ class Summaries(CanonicalForms):
                     leaves.update(x for x in pos + neg if self.prog.nodes[x].op == "extract")
                 elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
                     self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
+            elif n.op == "mul" and not self._inner(i, ("mul",)):
+                factors: list[int] = []
+                interior = []
+                self._prod_leaves(i, factors, top=True, interior=interior)
+                if self._one_vector_product(i, factors):
+                    self.summarized_prods.add(i)
+                    absorbed.add(i)
+                    absorbed.update(interior)
+                    leaves.update(x for x in factors if self.prog.nodes[x].op == "extract")
         # the interiors of linear elements, and the extracts nothing else reads
         for e, _ in self.linear.items():
             if self.prog.nodes[e].op != "extract" and self._single_use(e):
                 self.covered.add(e)
         self.covered.update(x for x in absorbed if x not in self.summarized_chains and x not in self.summarized_sums
+                            and x not in self.summarized_prods
                             and self.prog.nodes[x].op in ("add", "sub", "neg", "mul"))
         users: dict[int, list[int]] = {}
         for j in self.prog.live():
