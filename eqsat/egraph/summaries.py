@@ -76,37 +76,40 @@ class Summaries(CanonicalForms):
         form = self._sum_poly(pos, neg)
         if form is None:
             return None
-        v, key, const = form
-        realizer = linrot_load.Realizer(self, self.prog.nodes[v].type.slots)
-        lin, ok = realizer.linrot(self.name[v], key)
+        vectors, key, const = form
+        realizer = linrot_load.Realizer(self, self.prog.nodes[vectors[0]].type.slots)
+        lin, ok = realizer.linrot(self._balanced("Add", [self.name[v] for v in vectors]), key)
         if not ok:
             return None
         out = self.node("Ext", lin, 0)
         return out if const == 0 else self.node("Add", out, self.node("Num", const, 1))
 
-    def _sum_poly(self, pos: list[int], neg: list[int]) -> tuple[int, str, int] | None:
-        """A sum of slots of one vector and integer constants (``_one_vector_sum``) as
-        ``(v, key of p, c)``: the sum is ``LinRot(v, p)[0] + c``; None when ``p`` is 0 or
-        ``v`` a constant."""
-        src = {self.prog.nodes[x].args[0] for x in pos + neg if self.prog.nodes[x].op == "extract"}
-        v = src.pop()
-        if self.prog.nodes[v].op in ("const", "empty"):
-            return None
-        slots = self.prog.nodes[v].type.slots
-        poly: dict[int, int] = {}
+    def _sum_poly(self, pos: list[int], neg: list[int]) -> tuple[list[int], str, int] | None:
+        """A sum of slots of vectors and integer constants (``_one_vector_sum``) whose
+        vectors all have one polynomial ``p`` as ``(vectors, key of p, c)``: the sum is
+        ``LinRot(v1 + ... + vk, p)[0] + c`` (``lin-pull-add``, at load); None when the
+        polynomials differ, ``p`` is 0, or a vector is a constant."""
+        polys: dict[int, dict[int, int]] = {}
         const = 0  # the integer constant leaves (HEIR's loops start their sums at 0)
         for sign, leaves in ((1, pos), (-1, neg)):
             for leaf in leaves:
-                c = self._int_const(leaf) if self.prog.nodes[leaf].op != "extract" else None
+                n = self.prog.nodes[leaf]
+                c = self._int_const(leaf) if n.op != "extract" else None
                 if c is not None:
                     const += sign * c
                     continue
-                k = int(self.prog.nodes[leaf].attrs[0])  # type: ignore[call-overload]
+                poly = polys.setdefault(n.args[0], {})
+                k = int(n.attrs[0])  # type: ignore[call-overload]
                 poly[k] = poly.get(k, 0) + sign
-        p = rotpoly.normalize(poly, slots)
-        if not p:
+        vectors = sorted(polys)
+        slots = {self.prog.nodes[v].type.slots for v in vectors}
+        if len(slots) != 1 or any(self.prog.nodes[v].op in ("const", "empty") for v in vectors):
             return None
-        return v, rotpoly.key(p, slots), const
+        n_slots = slots.pop()
+        keys = {rotpoly.key(rotpoly.normalize(p, n_slots), n_slots) for p in polys.values()}
+        if len(keys) != 1 or "0" in keys:
+            return None
+        return vectors, keys.pop(), const
 
     def _plan_rotation_trees(self, absorbed: set[int]) -> None:
         """Vector sums (products) over rotations of one vector with at least
@@ -400,8 +403,10 @@ class Summaries(CanonicalForms):
     def _one_vector_sum(self, root: int, pos: list[int], neg: list[int]) -> bool:
         """Whether a sum with signed leaves ``pos``, ``neg`` loads as its summary, realized
         (``_realized_sum_summary``): its leaves are at least ``SUMMARY_SUM_SLOTS`` slots of
-        one vector (a ciphertext: a constant's sum folds) and integer constants, and, up to
-        ``BALANCED_ONLY_LEAVES`` leaves, the load-time realization realizes it (else the
+        one vector (a ciphertext: a constant's sum folds), or of several vectors read by one
+        polynomial (four 32-slot sums added: one reduction of the vectors' sum), and integer
+        constants, and, up to ``BALANCED_ONLY_LEAVES`` leaves of one vector (always for
+        several), the load-time realization realizes it (else the
         balanced tree loads live, as before: the rules realize its partial sums, e.g. three
         slots read at 4, 11 and 15) and it is no element of an insertion chain (the chain's
         vector form reads its elements' source: box blur 8x8 grew 842 -> 5,423 e-nodes with
@@ -417,18 +422,18 @@ class Summaries(CanonicalForms):
                 slots += 1
             elif self._int_const(x) is None:
                 return False
-        if len(srcs) != 1 or slots < SUMMARY_SUM_SLOTS:
+        if not srcs or slots < SUMMARY_SUM_SLOTS:
             return False
-        if len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
+        if len(srcs) == 1 and len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
             return True  # the inert source loads beside a summary that finds no realization
         if root in self._chain_elems:
             return False  # a chain's element: vectorized with its chain (``eqsat.egraph.vector_chains``)
         form = self._sum_poly(pos, neg)
         if form is None:
             return False
-        v, key, _ = form
+        vectors, key, _ = form
         scratch = Tables(0)  # a dry run: rows written here are dropped
-        return linrot_load.Realizer(scratch, self.prog.nodes[v].type.slots).linrot(-1, key)[1]
+        return linrot_load.Realizer(scratch, self.prog.nodes[vectors[0]].type.slots).linrot(-1, key)[1]
 
     def _uncover(self, nodes: list[int]) -> None:
         """Emit ``nodes`` (covered for a template sum that found no realization) after all."""
