@@ -96,3 +96,49 @@ def rotation_tree(prog: Program, root: int, single_use: Callable[[int], bool], p
     if base is None or not terms:
         return None
     return RotationTree(base, terms, interior, rotations)
+
+
+def interior_forms(prog: Program, tree: RotationTree, product: bool) -> dict[int, dict[int, int]]:
+    """The terms of every interior node of ``tree`` (over the same base), bottom-up: node
+    ids are topological, so each node's operands are done before it (an operand outside the
+    interior is read as its own tree). A node over another base, or not a rotation form of
+    the base, is left out."""
+    n_slots = prog.nodes[tree.base].type.slots
+    forms: dict[int, dict[int, int]] = {tree.base: {0: 1}}
+
+    def form(a: int) -> dict[int, int] | None:
+        if a not in forms:
+            t = rotation_tree(prog, a, lambda _: False, product)
+            if t is None or t.base != tree.base:
+                return None
+            forms[a] = t.terms
+        return forms[a]
+
+    out: dict[int, dict[int, int]] = {}
+    for i in sorted(tree.interior):
+        n = prog.nodes[i]
+        args = [form(a) for a in n.args]
+        got: dict[int, int] | None = None
+        if n.op == "rotate" and args[0] is not None:
+            k = int(n.attrs[0])  # type: ignore[call-overload]
+            got = {(j + k) % n_slots: c for j, c in args[0].items()}
+        elif n.op == "neg" and args[0] is not None and not product:
+            got = {j: -c for j, c in args[0].items()}
+        elif n.op in (("mul",) if product else ("add", "sub")) and None not in args:
+            a, b = args[0], args[1]
+            assert a is not None and b is not None
+            if product:
+                got = None if set(a) & set(b) else {**a, **b}
+            else:
+                sign = -1 if n.op == "sub" else 1
+                got = dict(a)
+                for j, c in b.items():
+                    got[j] = got.get(j, 0) + sign * c
+                got = {j: c for j, c in got.items() if c}
+        elif n.op == "mul" and not product:
+            t = rotation_tree(prog, i, lambda _: False, product)
+            got = t.terms if t is not None and t.base == tree.base else None
+        if got:
+            forms[i] = got
+            out[i] = got
+    return out

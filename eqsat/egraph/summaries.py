@@ -23,7 +23,7 @@ from eqsat.algebra import rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
 from eqsat.egraph import linrot_load, prodrot_load
 from eqsat.egraph.canonical import BALANCED_ONLY_LEAVES, CanonicalForms
-from eqsat.egraph.rotation_trees import RotationTree, rotation_tree
+from eqsat.egraph.rotation_trees import RotationTree, interior_forms, rotation_tree
 from eqsat.egraph.tables import Tables
 
 CONST_TERM = (-1, 0)  # the key of a linear form's constant term (``Summaries._linear_form``)
@@ -112,51 +112,49 @@ class Summaries(CanonicalForms):
         return vectors, keys.pop(), const
 
     def _plan_rotation_trees(self, absorbed: set[int]) -> None:
-        """Vector sums (products) over rotations of one vector with at least
-        ``SUMMARY_SUM_SLOTS`` terms (``eqsat.egraph.rotation_trees``) that the load-time
-        realization realizes: their realized ``LinRot`` (``ProdRot``) is unioned beside the
-        source tree (``_rotation_tree``), so the rules find the chain's whole polynomial at
-        load instead of one source step per iteration. The source stays live: loaded alone,
+        """Vector sums over rotations of one vector with at least ``SUMMARY_SUM_SLOTS``
+        terms (``eqsat.egraph.rotation_trees``) that the load-time realization realizes:
+        their realized ``LinRot`` is unioned beside the source tree, and each interior step
+        with its own ``LinRot`` (``_rotation_tree``), so the rules find the chain's
+        polynomials at load instead of one source step per iteration (HEIR's 17-rotation
+        linear chain of 32 slots: 32 -> 8 iterations). Not for products: realized at load,
+        the ``ProdRot`` sets of a product chain made ``prod-rot-merge`` the costliest rule of
+        the first iterations (the sum-and-product of 32 slots: fewer iterations, more time),
+        and each step's set as its own ``ProdRot`` ran it past the time limit. The source stays live: loaded alone,
         the realization lost what the rules find from the source's own rotations (HEIR's
         duplicated-rotation sum read at slot 1: 4 rotations instead of 2; the sum-and-product
         of 32 slots: 10 instead of 9)."""
-        self.rotation_trees: dict[int, tuple[RotationTree, bool]] = {}
+        self.rotation_trees: dict[int, RotationTree] = {}
         users: dict[int, list[int]] = {}
         for j in self.prog.live():
             for a in self.prog.nodes[j].args:
                 users.setdefault(a, []).append(j)
-        tree_ops = {False: ("add", "sub", "neg", "rotate", "mul"), True: ("mul", "rotate")}
         for i in self.prog.live():
             n = self.prog.nodes[i]
-            if n.type.is_scalar or n.op not in ("add", "sub", "mul") or i in absorbed or i in self.covered:
+            if n.type.is_scalar or n.op not in ("add", "sub") or i in absorbed or i in self.covered:
                 continue
-            product = n.op == "mul"
-            if self._single_use(i) and self.prog.nodes[users[i][0]].op in tree_ops[product]:
+            if self._single_use(i) and self.prog.nodes[users[i][0]].op in ("add", "sub", "neg", "rotate", "mul"):
                 continue  # inside a larger tree
-            tree = rotation_tree(self.prog, i, self._single_use, product)
+            tree = rotation_tree(self.prog, i, self._single_use, product=False)
             if tree is None or tree.rotations == 0 or len(tree.terms) < SUMMARY_SUM_SLOTS:
                 continue
             if any(x in absorbed or x in self.covered for x in tree.interior):
                 continue
             slots = n.type.slots
-            key = rotpoly.key(tree.terms, slots)
             scratch = Tables(0)  # a dry run: rows written here are dropped
-            if product:
-                ok = prodrot_load.ProdRealizer(scratch, slots).prodrot(-1, key)[1]
-            else:
-                ok = linrot_load.Realizer(scratch, slots).linrot(-1, key)[1]
-            if ok:
-                self.rotation_trees[i] = (tree, product)
+            if linrot_load.Realizer(scratch, slots).linrot(-1, rotpoly.key(tree.terms, slots))[1]:
+                self.rotation_trees[i] = tree
 
     def _rotation_tree(self, i: int) -> int:
         """The planned rotation tree at ``i`` (``_plan_rotation_trees``), realized; its node."""
-        tree, product = self.rotation_trees[i]
+        tree = self.rotation_trees[i]
         slots = self.prog.nodes[i].type.slots
-        key = rotpoly.key(tree.terms, slots)
         v = self.name[tree.base]
-        if product:
-            return prodrot_load.ProdRealizer(self, slots).prodrot(v, key)[0]
-        return linrot_load.Realizer(self, slots).linrot(v, key)[0]
+        for j, terms in interior_forms(self.prog, tree, product=False).items():
+            # each step of the chain as its polynomial too: the rule that would derive them
+            # one step per iteration (``lin-rot-add``) finds them present
+            self.unions.append((self.name[j], self.node("LinRot", v, rotpoly.key(terms, slots), slots)))
+        return linrot_load.Realizer(self, slots).linrot(v, rotpoly.key(tree.terms, slots))[0]
 
     def _prod_set(self, factors: list[int]) -> tuple[int, str, int] | None:
         """A product of distinct slots of one vector and integer constants as ``(v, key of

@@ -151,3 +151,15 @@ def test_sums_of_several_vectors_with_different_polynomials_load_as_before() -> 
     loader.load()
     assert not loader.summarized_sums
     assert equal_on_random_inputs(prog, optimize(prog).program)
+
+
+def test_rotation_tree_reads_a_product_and_refuses_a_repeated_offset() -> None:
+    b = Builder("prod")
+    v = b.arg("v", Type((8,), "i16", True))
+    r1 = b.rotate(v, 1)
+    p = b.mul(b.mul(v, r1), b.rotate(r1, 1))  # v * rot(v, 1) * rot(v, 2)
+    q = b.mul(p, b.rotate(v, 2))  # rot(v, 2) twice: a power, no offset set
+    prog = b.finish([p, q])
+    yes = rotation_tree(prog, p, lambda i: False, product=True)
+    assert yes is not None and yes.terms == {0: 1, 1: 1, 2: 1}
+    assert rotation_tree(prog, q, lambda i: False, product=True) is None
