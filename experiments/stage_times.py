@@ -61,8 +61,10 @@ def run_batch(files: list[Path], extra: list[str], warm: bool = True,
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH", "")) if p)
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([*exe, "optimize", *map(str, files), "--out-dir", tmp, "--json", "--quiet",
-                        *extra], capture_output=True, text=True, check=False, env=env)
+        # run in ``tree`` when given: ``python -c`` puts the working directory first on sys.path
+        subprocess.run([*exe, "optimize", *(str(f.resolve()) for f in files), "--out-dir", tmp, "--json",
+                        "--quiet", *extra], capture_output=True, text=True, check=False, env=env,
+                       cwd=str(tree) if tree is not None else None)
         reports: dict[str, dict[str, Any]] = {}
         for f in files:
             js = Path(tmp) / f"{f.stem}.json"
