@@ -13,6 +13,10 @@ seconds per stage, stacked. With ``--compare OLD.csv`` it also prints,
 per kernel, old and new time and saturate seconds and flags any kernel whose rotations, muls
 or cost got worse (``quality_change``).
 
+With ``--baseline DIR`` (an older version's source tree) every repeat runs that version and
+then this one, so a busy machine slows both alike; the baseline's rows go to
+``<name>_baseline.csv`` and are compared against.
+
 Run: ``python experiments/stage_times.py --out-name after --compare experiments/out/before.csv``.
 """
 
@@ -22,6 +26,7 @@ import argparse
 import contextlib
 import csv
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -46,12 +51,20 @@ WARM_CHILD = ("import sys\nfrom eqsat import serve\nserve.warm()\nfrom eqsat.cli
               "sys.exit(main(sys.argv[1:]))")
 
 
-def run_batch(files: list[Path], extra: list[str], warm: bool = True) -> dict[str, dict[str, Any]]:
-    """One batch process over ``files``; the report of each kernel by its stem."""
-    exe = [sys.executable, "-c", WARM_CHILD] if warm else [str(Path(sys.executable).parent / "eqsat")]
+def run_batch(files: list[Path], extra: list[str], warm: bool = True,
+              tree: Path | None = None) -> dict[str, dict[str, Any]]:
+    """One batch process over ``files``; the report of each kernel by its stem. ``tree``:
+    another source tree of the project (e.g. ``git archive`` of an older commit) imported
+    instead of the installed one (first on ``PYTHONPATH``, same interpreter and packages)."""
+    exe = [sys.executable, "-c", WARM_CHILD] if warm or tree else [str(Path(sys.executable).parent / "eqsat")]
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH", "")) if p)
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([*exe, "optimize", *map(str, files), "--out-dir", tmp, "--json", "--quiet",
-                        *extra], capture_output=True, text=True, check=False)
+        # run in ``tree`` when given: ``python -c`` puts the working directory first on sys.path
+        subprocess.run([*exe, "optimize", *(str(f.resolve()) for f in files), "--out-dir", tmp, "--json",
+                        "--quiet", *extra], capture_output=True, text=True, check=False, env=env,
+                       cwd=str(tree) if tree is not None else None)
         reports: dict[str, dict[str, Any]] = {}
         for f in files:
             js = Path(tmp) / f"{f.stem}.json"
@@ -127,11 +140,27 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--cold", action="store_true",
                     help="a plain `eqsat optimize` batch (each e-graph worker imports what its oracles need)")
     ap.add_argument("--eqsat-args", default="", help="extra arguments for `eqsat optimize`, space separated")
+    ap.add_argument("--baseline", type=Path,
+                    help="a source tree of an older version (e.g. `git archive OLD | tar -x -C DIR`): each "
+                         "repeat runs it, then this one, so both are timed in the same window; its rows go to "
+                         "<out-name>_baseline.csv and are compared against (instead of --compare)")
     args = ap.parse_args(argv)
     files = args.files or default_files()
-    runs = [run_batch(files, args.eqsat_args.split(), warm=not args.cold) for _ in range(args.repeats)]
+    runs: list[dict[str, dict[str, Any]]] = []
+    base_runs: list[dict[str, dict[str, Any]]] = []
+    for _ in range(args.repeats):
+        if args.baseline:
+            base_runs.append(run_batch(files, args.eqsat_args.split(), warm=not args.cold, tree=args.baseline))
+        runs.append(run_batch(files, args.eqsat_args.split(), warm=not args.cold))
     rows = [row(f.stem, [r[f.stem] for r in runs if f.stem in r]) for f in files]
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.baseline:
+        base_rows = [row(f.stem, [r[f.stem] for r in base_runs if f.stem in r]) for f in files]
+        args.compare = args.out / f"{args.out_name}_baseline.csv"
+        with args.compare.open("w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(base_rows)
     path = args.out / f"{args.out_name}.csv"
     with path.open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=FIELDS)

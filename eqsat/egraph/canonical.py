@@ -35,6 +35,7 @@ class CanonicalForms(Tables):
         self.insert_base: dict[int, bool] = {}
         self.summarized_chains: set[int] = set()  # planned by ``Summaries._plan_summaries``
         self.summarized_sums: set[int] = set()
+        self.summarized_prods: set[int] = set()
         self.uniform_chains: set[int] = set()
         self.template_sums: set[int] = set()
         self.template_cover: dict[int, list[int]] = {}
@@ -54,6 +55,9 @@ class CanonicalForms(Tables):
 
     def _realized_sum_summary(self, pos: list[int], neg: list[int]) -> int | None:
         raise NotImplementedError("only Summaries plans summarized sums")
+
+    def _realized_prod_summary(self, factors: list[int]) -> int | None:
+        raise NotImplementedError("only Summaries plans summarized products")
 
     def _realized_template_sum(self, pos: list[int], neg: list[int]) -> int | None:
         return None  # the vectorizer's (``eqsat.egraph.vectorize``)
@@ -128,6 +132,10 @@ class CanonicalForms(Tables):
         if self.prog.nodes[i].op == "mul":
             leaves: list[int] = []
             self._prod_leaves(i, leaves, top=True)
+            if i in self.summarized_prods:
+                realized = self._realized_prod_summary(leaves)
+                if realized is not None:
+                    return realized
             return self._balanced("Mul", self._sorted(leaves))
         pos: list[int] = []
         neg: list[int] = []

@@ -109,6 +109,8 @@ class Loader(VectorChains):
             raise ValueError(f"cannot load op {op}")
         self.name[i] = i
         self._canonical(i)
+        if i in self.rotation_trees:  # its realized summary beside it (``eqsat.egraph.summaries``)
+            self.unions.append((i, self._rotation_tree(i)))
 
     def _zero(self, is_float: bool, slots: int, at: int | None = None) -> int:
         return self.node("NumF", 0.0, slots, at=at) if is_float else self.node("Num", 0, slots, at=at)

@@ -9,7 +9,9 @@ extraction reads them as the originals, no rewrite matches them):
   ``LinRot(v, sum_j c_j rho^(j - i))``, and slots with the same polynomial share one
   ``Gather``;
 * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector as
-  ``Ext(LinRot(v, p), 0)``.
+  ``Ext(LinRot(v, p), 0)``; a smaller one (``SUMMARY_SUM_SLOTS`` slots or more, integer
+  constants beside them, not a chain's element) as its realization at load alone, when
+  there is one (``Summaries._one_vector_sum``).
 
 So the rules work on O(groups) e-nodes instead of O(slots), and the inert source remains a
 fallback when no summary can be realized.
@@ -19,14 +21,20 @@ from __future__ import annotations
 
 from eqsat.algebra import rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
-from eqsat.egraph import linrot_load
+from eqsat.egraph import linrot_load, prodrot_load
 from eqsat.egraph.canonical import BALANCED_ONLY_LEAVES, CanonicalForms
+from eqsat.egraph.rotation_trees import RotationTree, interior_forms, rotation_tree
+from eqsat.egraph.tables import Tables
 
 CONST_TERM = (-1, 0)  # the key of a linear form's constant term (``Summaries._linear_form``)
 # longer chains of linear forms load as summaries (Summaries._plan_summaries); up to 64 slots the
 # rules vectorize slot by slot, which finds shared rotations the summaries' factorizations
 # miss (HEIR's rank-2 gx 8x8: 4 rotations slot by slot, 6 from the summary)
 SUMMARY_CHAIN_SLOTS = 64
+#: a sum of at least this many slots of one vector (and integer constants) loads as its
+#: realized summary (``Summaries._one_vector_sum``): the smallest sum the balanced form
+#: rewrites (``eqsat.egraph.canonical``)
+SUMMARY_SUM_SLOTS = 3
 
 
 class Summaries(CanonicalForms):
@@ -65,23 +73,139 @@ class Summaries(CanonicalForms):
         the whole call (``eqsat.pipeline.optimize`` never returns something costlier), and
         the twin was most of the e-graph (16,383 ``AddI`` and 16,384 ``ExtI`` for a
         16,384-slot sum) that every stage after saturation walked."""
-        src = {self.prog.nodes[x].args[0] for x in pos + neg}
-        v = src.pop()
-        if self.prog.nodes[v].op in ("const", "empty"):
+        form = self._sum_poly(pos, neg)
+        if form is None:
             return None
-        slots = self.prog.nodes[v].type.slots
-        poly: dict[int, int] = {}
+        vectors, key, const = form
+        realizer = linrot_load.Realizer(self, self.prog.nodes[vectors[0]].type.slots)
+        lin, ok = realizer.linrot(self._balanced("Add", [self.name[v] for v in vectors]), key)
+        if not ok:
+            return None
+        out = self.node("Ext", lin, 0)
+        return out if const == 0 else self.node("Add", out, self.node("Num", const, 1))
+
+    def _sum_poly(self, pos: list[int], neg: list[int]) -> tuple[list[int], str, int] | None:
+        """A sum of slots of vectors and integer constants (``_one_vector_sum``) whose
+        vectors all have one polynomial ``p`` as ``(vectors, key of p, c)``: the sum is
+        ``LinRot(v1 + ... + vk, p)[0] + c`` (``lin-pull-add``, at load); None when the
+        polynomials differ, ``p`` is 0, or a vector is a constant."""
+        polys: dict[int, dict[int, int]] = {}
+        const = 0  # the integer constant leaves (HEIR's loops start their sums at 0)
         for sign, leaves in ((1, pos), (-1, neg)):
             for leaf in leaves:
-                k = int(self.prog.nodes[leaf].attrs[0])  # type: ignore[call-overload]
+                n = self.prog.nodes[leaf]
+                c = self._int_const(leaf) if n.op != "extract" else None
+                if c is not None:
+                    const += sign * c
+                    continue
+                poly = polys.setdefault(n.args[0], {})
+                k = int(n.attrs[0])  # type: ignore[call-overload]
                 poly[k] = poly.get(k, 0) + sign
-        p = rotpoly.normalize(poly, slots)
-        if not p:
+        vectors = sorted(polys)
+        slots = {self.prog.nodes[v].type.slots for v in vectors}
+        if len(slots) != 1 or any(self.prog.nodes[v].op in ("const", "empty") for v in vectors):
             return None
-        key = rotpoly.key(p, slots)
-        realizer = linrot_load.Realizer(self, slots)
-        lin, ok = realizer.linrot(self.name[v], key)
-        return self.node("Ext", lin, 0) if ok else None
+        n_slots = slots.pop()
+        keys = {rotpoly.key(rotpoly.normalize(p, n_slots), n_slots) for p in polys.values()}
+        if len(keys) != 1 or "0" in keys:
+            return None
+        return vectors, keys.pop(), const
+
+    def _plan_rotation_trees(self, absorbed: set[int]) -> None:
+        """Vector sums over rotations of one vector with at least ``SUMMARY_SUM_SLOTS``
+        terms (``eqsat.egraph.rotation_trees``) that the load-time realization realizes:
+        their realized ``LinRot`` is unioned beside the source tree, and each interior step
+        with its own ``LinRot`` (``_rotation_tree``), so the rules find the chain's
+        polynomials at load instead of one source step per iteration (HEIR's 17-rotation
+        linear chain of 32 slots: 32 -> 8 iterations). Not for products: realized at load,
+        the ``ProdRot`` sets of a product chain made ``prod-rot-merge`` the costliest rule of
+        the first iterations (the sum-and-product of 32 slots: fewer iterations, more time),
+        and each step's set as its own ``ProdRot`` ran it past the time limit. The source stays live: loaded alone,
+        the realization lost what the rules find from the source's own rotations (HEIR's
+        duplicated-rotation sum read at slot 1: 4 rotations instead of 2; the sum-and-product
+        of 32 slots: 10 instead of 9)."""
+        self.rotation_trees: dict[int, RotationTree] = {}
+        users: dict[int, list[int]] = {}
+        for j in self.prog.live():
+            for a in self.prog.nodes[j].args:
+                users.setdefault(a, []).append(j)
+        for i in self.prog.live():
+            n = self.prog.nodes[i]
+            if n.type.is_scalar or n.op not in ("add", "sub") or i in absorbed or i in self.covered:
+                continue
+            if self._single_use(i) and self.prog.nodes[users[i][0]].op in ("add", "sub", "neg", "rotate", "mul"):
+                continue  # inside a larger tree
+            tree = rotation_tree(self.prog, i, self._single_use, product=False)
+            if tree is None or tree.rotations == 0 or len(tree.terms) < SUMMARY_SUM_SLOTS:
+                continue
+            if any(x in absorbed or x in self.covered for x in tree.interior):
+                continue
+            slots = n.type.slots
+            scratch = Tables(0)  # a dry run: rows written here are dropped
+            if linrot_load.Realizer(scratch, slots).linrot(-1, rotpoly.key(tree.terms, slots))[1]:
+                self.rotation_trees[i] = tree
+
+    def _rotation_tree(self, i: int) -> int:
+        """The planned rotation tree at ``i`` (``_plan_rotation_trees``), realized; its node."""
+        tree = self.rotation_trees[i]
+        slots = self.prog.nodes[i].type.slots
+        v = self.name[tree.base]
+        for j, terms in interior_forms(self.prog, tree, product=False).items():
+            # each step of the chain as its polynomial too: the rule that would derive them
+            # one step per iteration (``lin-rot-add``) finds them present
+            self.unions.append((self.name[j], self.node("LinRot", v, rotpoly.key(terms, slots), slots)))
+        return linrot_load.Realizer(self, slots).linrot(v, rotpoly.key(tree.terms, slots))[0]
+
+    def _prod_set(self, factors: list[int]) -> tuple[int, str, int] | None:
+        """A product of distinct slots of one vector and integer constants as ``(v, key of
+        S, c)``: the product is ``ProdRot(v, S)[0] * c``; None for any other product."""
+        v: int | None = None
+        offsets: set[int] = set()
+        const = 1
+        for x in factors:
+            n = self.prog.nodes[x]
+            if n.op == "extract" and self.prog.nodes[n.args[0]].op not in ("const", "empty"):
+                k = int(n.attrs[0])  # type: ignore[call-overload]
+                if (v is not None and n.args[0] != v) or k in offsets:
+                    return None  # two vectors, or a slot twice (a power: not a ProdRot set)
+                v = n.args[0]
+                offsets.add(k)
+                continue
+            c = self._int_const(x)
+            if c is None:
+                return None
+            const *= c
+        if v is None or const == 0:
+            return None
+        slots = self.prog.nodes[v].type.slots
+        return v, rotpoly.key({k % slots: 1 for k in offsets}, slots), const
+
+    def _one_vector_product(self, root: int, factors: list[int]) -> bool:
+        """Whether a product tree with leaves ``factors`` loads as its realization at load
+        alone (``_realized_prod_summary``): at least ``SUMMARY_SUM_SLOTS`` distinct slots of
+        one vector times integer constants, no chain element (as ``_one_vector_sum``), and
+        the product rules realize its ``ProdRot`` (``eqsat.egraph.prodrot_load``)."""
+        form = self._prod_set(factors)
+        if form is None or root in self._chain_elems:
+            return False
+        v, key, _ = form
+        if sum(self.prog.nodes[x].op == "extract" for x in factors) < SUMMARY_SUM_SLOTS:
+            return False
+        scratch = Tables(0)  # a dry run: rows written here are dropped
+        return prodrot_load.ProdRealizer(scratch, self.prog.nodes[v].type.slots).prodrot(-1, key)[1]
+
+    def _realized_prod_summary(self, factors: list[int]) -> int | None:
+        """A summarized product (``summarized_prods``) as ``Ext(ProdRot(v, S), 0)`` (times its
+        constant), realized at load; None when it is not (then the balanced tree loads)."""
+        form = self._prod_set(factors)
+        if form is None:
+            return None
+        v, key, const = form
+        row, ok = prodrot_load.ProdRealizer(self, self.prog.nodes[v].type.slots).prodrot(self.name[v], key)
+        if not ok:
+            return None
+        out = self.node("Ext", row, 0)
+        return out if const == 1 else self.node("Mul", out, self.node("Num", const, 1))
 
     def _summarized_chain(self, written: dict[int, int], base_parts: list[int], slots: int) -> int:
         """A long chain whose elements are linear forms of slots: the gathers of the linear
@@ -169,8 +293,7 @@ class Summaries(CanonicalForms):
           are (single-use) linear forms of extracted slots: element ``i`` of
           ``sum_j c_j v[j]`` is slot ``i`` of ``LinRot(v, sum_j c_j rho^(j - i))``, and
           slots with the same polynomial share one ``Gather``;
-        * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector
-          (``_slot_sum_summary``).
+        * a sum of slots of one vector and integer constants (``_one_vector_sum``).
         Their interiors and the extracts only they use are not loaded as live terms:
         the rules work on the summaries (O(groups) e-nodes, not O(slots)), and the
         inert source stays extractable when a summary finds nothing better.
@@ -178,10 +301,12 @@ class Summaries(CanonicalForms):
         self.linear: dict[int, dict[tuple[int, int], int]] = {}
         self.summarized_chains: set[int] = set()
         self.summarized_sums: set[int] = set()
+        self.summarized_prods: set[int] = set()
         self.uniform_chains: set[int] = set()  # realized summaries of one shift-invariant form
         self.template_sums: set[int] = set()
         leaves: set[int] = set()
         absorbed: set[int] = set(self.covered)
+        self._chain_elems = {a for j in self.prog.live() for a in self._chain_args(j)}
         for i in self.prog.live():
             n = self.prog.nodes[i]
             if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
@@ -207,19 +332,31 @@ class Summaries(CanonicalForms):
             elif n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
                 pos: list[int] = []
                 neg: list[int] = []
-                self._sum_leaves(i, 1, pos, neg, top=True)
-                srcs = {self.prog.nodes[x].args[0] if self.prog.nodes[x].op == "extract" else -1 for x in pos + neg}
-                if len(pos) + len(neg) > BALANCED_ONLY_LEAVES and len(srcs) == 1 and -1 not in srcs:
+                interior: list[int] = []
+                self._sum_leaves(i, 1, pos, neg, top=True, interior=interior)
+                if self._one_vector_sum(i, pos, neg):
                     self.summarized_sums.add(i)
                     absorbed.add(i)
-                    leaves.update(pos + neg)
+                    absorbed.update(interior)  # a small tree's interior is not covered yet
+                    leaves.update(x for x in pos + neg if self.prog.nodes[x].op == "extract")
                 elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
                     self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
+            elif n.op == "mul" and not self._inner(i, ("mul",)):
+                factors: list[int] = []
+                interior = []
+                self._prod_leaves(i, factors, top=True, interior=interior)
+                if self._one_vector_product(i, factors):
+                    self.summarized_prods.add(i)
+                    absorbed.add(i)
+                    absorbed.update(interior)
+                    leaves.update(x for x in factors if self.prog.nodes[x].op == "extract")
+        self._plan_rotation_trees(absorbed)
         # the interiors of linear elements, and the extracts nothing else reads
         for e, _ in self.linear.items():
             if self.prog.nodes[e].op != "extract" and self._single_use(e):
                 self.covered.add(e)
         self.covered.update(x for x in absorbed if x not in self.summarized_chains and x not in self.summarized_sums
+                            and x not in self.summarized_prods
                             and self.prog.nodes[x].op in ("add", "sub", "neg", "mul"))
         users: dict[int, list[int]] = {}
         for j in self.prog.live():
@@ -261,12 +398,52 @@ class Summaries(CanonicalForms):
                     newly.append(x)
             self.template_cover[i] = newly
 
+    def _one_vector_sum(self, root: int, pos: list[int], neg: list[int]) -> bool:
+        """Whether a sum with signed leaves ``pos``, ``neg`` loads as its summary, realized
+        (``_realized_sum_summary``): its leaves are at least ``SUMMARY_SUM_SLOTS`` slots of
+        one vector (a ciphertext: a constant's sum folds), or of several vectors read by one
+        polynomial (four 32-slot sums added: one reduction of the vectors' sum), and integer
+        constants, and, up to ``BALANCED_ONLY_LEAVES`` leaves of one vector (always for
+        several), the load-time realization realizes it (else the
+        balanced tree loads live, as before: the rules realize its partial sums, e.g. three
+        slots read at 4, 11 and 15) and it is no element of an insertion chain (the chain's
+        vector form reads its elements' source: box blur 8x8 grew 842 -> 5,423 e-nodes with
+        its 64 sums summarized). Through saturation the rules rebuild that summary from
+        the balanced tree one level per few iterations, and on an 8-slot sum starting from 0
+        their rotation and reduction rules kept adding terms up to the iteration limit."""
+        srcs: set[int] = set()
+        slots = 0
+        for x in pos + neg:
+            n = self.prog.nodes[x]
+            if n.op == "extract" and self.prog.nodes[n.args[0]].op not in ("const", "empty"):
+                srcs.add(n.args[0])
+                slots += 1
+            elif self._int_const(x) is None:
+                return False
+        if not srcs or slots < SUMMARY_SUM_SLOTS:
+            return False
+        if len(srcs) == 1 and len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
+            return True  # the inert source loads beside a summary that finds no realization
+        if root in self._chain_elems:
+            return False  # a chain's element: vectorized with its chain (``eqsat.egraph.vector_chains``)
+        form = self._sum_poly(pos, neg)
+        if form is None:
+            return False
+        vectors, key, _ = form
+        scratch = Tables(0)  # a dry run: rows written here are dropped
+        return linrot_load.Realizer(scratch, self.prog.nodes[vectors[0]].type.slots).linrot(-1, key)[1]
+
     def _uncover(self, nodes: list[int]) -> None:
         """Emit ``nodes`` (covered for a template sum that found no realization) after all."""
         self.covered.difference_update(nodes)
         for x in sorted(nodes):
             if x not in self.name:
                 self._emit(x)  # type: ignore[attr-defined]
+
+    def _chain_args(self, j: int) -> list[int]:
+        """The elements node ``j`` writes into a vector (an insert's scalar, ``from_elements``'s)."""
+        n = self.prog.nodes[j]
+        return [n.args[0]] if n.op == "insert" else list(n.args) if n.op == "from_elements" else []
 
     def _chain_elements(self, top: int) -> list[int]:
         n = self.prog.nodes[top]

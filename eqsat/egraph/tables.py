@@ -27,7 +27,7 @@ LOAD_COLUMNS: dict[str, str] = {
     "In": "SI", "Num": "II", "NumF": "FI", "Dense": "SI", "Mask": "SI",
     "Add": "TT", "Sub": "TT", "Mul": "TT", "Neg": "T", "Encode": "T", "Decode": "T",
     "Rot": "TI", "Ext": "TI", "Ins": "TTI", "Place": "TII", "Splat": "TI",
-    "LinRot": "TSI", "LinMap": "TSI", "Gather": "TISI",
+    "LinRot": "TSI", "LinMap": "TSI", "ProdRot": "TSI", "Gather": "TISI",
     "AddI": "TT", "SubI": "TT", "MulI": "TT", "NegI": "T", "ExtI": "TI",
 }
 
