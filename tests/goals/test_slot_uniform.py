@@ -127,3 +127,15 @@ def test_a_zero_padded_product_template_on_many_slots_is_vectorized() -> None:
     assert not loader.rows["Ext"] and not loader.rows["Ins"] and not loader.summarized_chains
     _check_equivalent(273385957, 256)
     _check_vectorized(273385957, 256)
+
+
+def test_a_shifted_sum_of_a_summarized_chain_takes_one_rotation_per_read() -> None:
+    """Seed 116048 of the full range (found by the slow run): ``out[i] = x1[i-1] + x1[i-3]``
+    on 66 slots with wrap-around, a summarized chain (above 64 slots), was realized as its
+    centered core rotated back, ``rot(rot(x1, 1) + rot(x1, -1), -2)``: 3 rotations for 2
+    reads. The load-time realization of a shifted gather now also splits it term by term
+    (``eqsat.egraph.linrot_load.Realizer._direct``)."""
+    _check_equivalent(116048, 256)
+    _check_vectorized(116048, 256)
+    _case, _, res = _optimized(116048, 256)
+    assert res.report["after"]["ops"].get("rotate", 0) == 2  # type: ignore[attr-defined]
