@@ -74,11 +74,28 @@ class Realizer:
             core, core_ok = self.linrot(v, o.centered_core(p, n))
             self.t.unions.append((lin, self._node("Rot", core, s)))
             ok = ok or core_ok
+            ok = self._direct(lin, v, p) or ok
             self.done[lin] = ok
         rot = lin if k == 0 else self._node("Rot", lin, k)
         alt = rot if o.is_full(sel, n) else self._node("Mul", rot, self._node("Mask", sel, n))
         self.t.unions.append((g, alt))
         return g, ok
+
+    def _direct(self, lin: int, v: int, p: str) -> bool:
+        """Beside a core that must be rotated back (one more rotation): ``lin-split`` down to
+        single terms, one rotation each, for a polynomial of up to ``MAX_DIRECT_TERMS`` terms
+        (the vectorizer's direct sum, ``ChainVectorizer._linear_term``). ``lin-split``'s own
+        guard refuses a shifted polynomial with no term at offset 0 (to bound the e-graph);
+        here, one per gather, it is bounded. ``x[i-1] + x[i-3]`` on 66 slots, a summarized
+        chain, took 3 rotations (``rot(rot(x, 1) + rot(x, -1), -2)``) instead of 2."""
+        n = self.n
+        if not o.half(p, n, 0):
+            return False
+        (x, xo), (y, yo) = self.linrot(v, o.half(p, n, 0)), self.linrot(v, o.half(p, n, 1))
+        xo = xo or self._direct(x, v, o.half(p, n, 0))
+        yo = yo or self._direct(y, v, o.half(p, n, 1))
+        self.t.unions.append((lin, self._node("Add", x, y)))
+        return xo and yo
 
     def realize(self, lin: int, v: int, p: str) -> bool:
         """Realize the row ``lin`` = ``LinRot(v, p)``; whether it is realized."""

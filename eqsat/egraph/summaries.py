@@ -7,7 +7,8 @@ extraction reads them as the originals, no rewrite matches them):
 * an insertion chain of more than ``SUMMARY_CHAIN_SLOTS`` slots whose elements are linear
   forms of extracted slots: element ``i`` of ``sum_j c_j v[j]`` is slot ``i`` of
   ``LinRot(v, sum_j c_j rho^(j - i))``, and slots with the same polynomial share one
-  ``Gather``;
+  ``Gather`` (a chain with other elements too is left to ``eqsat.egraph.vector_chains``
+  when its vector form states every slot: a summary keeps those elements live);
 * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector as
   ``Ext(LinRot(v, p), 0)``; a smaller one (``SUMMARY_SUM_SLOTS`` slots or more, integer
   constants beside them, not a chain's element) as its realization at load alone, when
@@ -313,19 +314,20 @@ class Summaries(CanonicalForms):
                 elems = self._chain_elements(i)
                 if len(elems) <= SUMMARY_CHAIN_SLOTS:
                     continue
+                forms = {e: self._linear_form(e) for e in elems}
+                linear = {e: f for e, f in forms.items() if f is not None and all(
+                    self.prog.nodes[v].type.slots == n.type.slots for v, _ in f[0] if (v, _) != CONST_TERM)}
+                if len(linear) < len(forms) and self._vector_chain_instead(i, [e for e in forms if e not in linear]):
+                    continue  # elements beyond linear forms, all one template: its vector form states them
                 found = False
-                for e in elems:
-                    form = self._linear_form(e)
-                    if form is not None and all(
-                        self.prog.nodes[v].type.slots == n.type.slots for v, _ in form[0] if (v, _) != CONST_TERM
-                    ):
-                        self.linear[e], found = form[0], True
-                        absorbed.update(form[1])
-                        leaves.update(form[2])
-                        if self.prog.nodes[e].op != "extract":
-                            # an element another element extends (a builder sharing partial
-                            # sums) stays loaded while something outside the summaries reads it
-                            (absorbed if self._single_use(e) else leaves).add(e)
+                for e, form in linear.items():
+                    self.linear[e], found = form[0], True
+                    absorbed.update(form[1])
+                    leaves.update(form[2])
+                    if self.prog.nodes[e].op != "extract":
+                        # an element another element extends (a builder sharing partial
+                        # sums) stays loaded while something outside the summaries reads it
+                        (absorbed if self._single_use(e) else leaves).add(e)
                 if found:
                     self.summarized_chains.add(i)
                     absorbed.add(i)
@@ -432,6 +434,11 @@ class Summaries(CanonicalForms):
         vectors, key, _ = form
         scratch = Tables(0)  # a dry run: rows written here are dropped
         return linrot_load.Realizer(scratch, self.prog.nodes[vectors[0]].type.slots).linrot(-1, key)[1]
+
+    def _vector_chain_instead(self, top: int, others: list[int]) -> bool:
+        """Whether the long chain topped at ``top``, whose elements ``others`` are no linear
+        forms, loads as its vector form instead of a summary; no here (``eqsat.egraph.vector_chains``)."""
+        return False
 
     def _uncover(self, nodes: list[int]) -> None:
         """Emit ``nodes`` (covered for a template sum that found no realization) after all."""

@@ -3,8 +3,9 @@
 In: the ``Program`` being loaded (through ``VectorChains``, a base of ``Loader``). Out: for
 every insertion chain (``insert`` chain or ``from_elements``) whose written elements are all
 one polynomial of reads relative to their slot (a shift-invariant template: a wrapping
-stencil, an element-wise polynomial), that writes every slot or starts from zero, and that
-the template vectorizer turns into one vector form without masks
+stencil, an element-wise polynomial; above ``SUMMARY_CHAIN_SLOTS`` written slots also one
+with per-slot coefficients, a zero-padded template whose edges mask reads), that writes
+every slot or starts from zero, and that the template vectorizer turns into one vector form
 (``eqsat.egraph.vectorize``): the chain's elements and inner inserts are not loaded as live
 terms; the chain loads as a sum of ``Place`` terms over *inert* twins of its elements
 (``AddI``, ``SubI``, ``MulI``, ``NegI``, ``ExtI``: extraction reads them as the originals,
@@ -23,21 +24,70 @@ twin keeps the source extractable, as for the summaries of long linear chains
 from __future__ import annotations
 
 from eqsat.egraph.canonical import _is_zero
+from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
 from eqsat.egraph.vectorize import ChainVectorizer, Poly
 
 
 class VectorChains(ChainVectorizer):
     """Plans the chains that load as vector forms (``_plan_vector_chains``) and emits them."""
 
+    def _users(self) -> dict[int, list[int]]:
+        """Live node -> the live nodes that read it (computed once per load)."""
+        if not hasattr(self, "_users_memo"):
+            self._users_memo: dict[int, list[int]] = {}
+            for j in self.prog.live():
+                for a in self.prog.nodes[j].args:
+                    self._users_memo.setdefault(a, []).append(j)
+        return self._users_memo
+
+    def _vector_chain_instead(self, top: int, others: list[int]) -> bool:
+        """A long chain (above ``SUMMARY_CHAIN_SLOTS``) whose elements ``others`` are no
+        linear forms, asked by ``Summaries._plan_summaries`` before it summarizes the linear
+        ones: True when more than ``SUMMARY_CHAIN_SLOTS`` of ``others`` read a slot that is
+        no constant (products, not a zero-padded edge's constants) and the vector form would
+        state every slot (``_vector_chain_cover``), so the chain is left to
+        ``_plan_vector_chains``. A summary keeps the other elements live, and the slot rules
+        lift them one slot at a time -- as for short chains, the bound below which they are
+        left to the rules: a zero-padded product template on 189 slots whose edge slots
+        degenerate to linear forms ran past the time limit in saturation and came back
+        unvectorized."""
+        if sum(self._reads_a_slot(e) for e in others) <= SUMMARY_CHAIN_SLOTS:
+            return False
+        if not hasattr(self, "_vec_memo"):
+            self._vec_memo, self._nested, self._nested_id = {}, {}, 0
+        self._planning = True
+        try:
+            return self._vector_chain_cover(top, self._users(), set(self.prog.results)) is not None
+        finally:
+            self._planning = False
+
+    def _reads_a_slot(self, e: int) -> bool:
+        """Whether the scalar arithmetic of ``e`` reads a slot of a tensor that is not a constant."""
+        return any(self._int_const(x) is None and self._scalar_const(x) is None
+                   for x in self._extracts_under(e))
+
+    def _extracts_under(self, e: int) -> list[int]:
+        out: list[int] = []
+        seen: set[int] = set()
+        stack = [e]
+        while stack:
+            i = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            node = self.prog.nodes[i]
+            if node.op == "extract" and not self.prog.nodes[node.args[0]].type.is_scalar:
+                out.append(i)
+            elif node.op in ("add", "sub", "mul", "neg"):
+                stack.extend(node.args)
+        return out
+
     def _plan_vector_chains(self) -> None:
         """Choose the chains whose vector form is complete; cover their element interiors."""
         self.vector_chains: dict[int, set[int]] = {}  # chain top -> the nodes covered for it
         if not hasattr(self, "_vec_memo"):
             self._vec_memo, self._nested, self._nested_id = {}, {}, 0
-        users: dict[int, list[int]] = {}
-        for j in self.prog.live():
-            for a in self.prog.nodes[j].args:
-                users.setdefault(a, []).append(j)
+        users = self._users()
         results = set(self.prog.results)
         self._planning = True
         try:
@@ -86,8 +136,10 @@ class VectorChains(ChainVectorizer):
             if p is None:
                 return None
             polys[slot] = p
-        if not _shift_invariant(polys):
-            return None  # per-slot coefficients (zero padding, edges): the slot rules do better
+        if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS:
+            # per-slot coefficients (zero padding, edges): the slot rules do better on a short
+            # chain; on a long one they lift every slot (``_vector_chain_instead``)
+            return None
         nonconst = {m for p in self._align_nested(polys).values() for m in p if m}
         if len(nonconst) > len(polys):
             return None  # no vector form (``_slots_form``): the chain is its slots
@@ -176,7 +228,9 @@ def _shift_invariant(polys: dict[int, Poly]) -> bool:
     template): the vector form is that template on whole vectors, with no mask. A
     form with per-slot coefficients (a zero-padded stencil's edges) is left beside the live
     source: there the slot rules find masked sharing the form lacks (a zero-padded Sobel
-    magnitude 4x4: 6 rotations with the source live, 8 from the form alone)."""
+    magnitude 4x4: 6 rotations with the source live, 8 from the form alone) -- up to
+    ``SUMMARY_CHAIN_SLOTS`` written slots, the bound below which summaries leave chains to
+    the slot rules too."""
     first = next(iter(polys.values()), None)
     if first is None:
         return False

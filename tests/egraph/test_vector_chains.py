@@ -3,7 +3,8 @@
 Checked: a stencil chain (Roberts cross: squared differences of four reads, wrapping) is
 planned, loads no live ``Ins``/``Ext`` for its slots, and optimizes to the known 3 rotations;
 an element something else reads stays live; a chain with more distinct products than slots
-is not planned, nor is a zero-padded stencil; and a property test on random stencil chains -- random width, random
+is not planned, nor is a short zero-padded stencil (a long zero-padded product chain is, not
+summarized); and a property test on random stencil chains -- random width, random
 weighted reads and squared differences, wrap-around or zero padding, every slot written or
 some left to the base, an insert chain or ``from_elements`` -- that the optimized program computes what the
 source computes.
@@ -185,3 +186,39 @@ def test_a_planned_chain_whose_form_fails_loads_live(monkeypatch: pytest.MonkeyP
     assert loader.rows["Ext"] and loader.rows["MulI"], "live slot reads beside the inert twin"
     res = optimize(prog)
     assert equal_on_random_inputs(prog, res.program)
+
+
+def zero_padded_products(n: int) -> Program:
+    """out[i] = x[i-1] * x[i+1] + y[i] with zero padding: the two edge slots are ``y[i]``
+    alone, linear forms; the other ``n - 2`` are products."""
+    b = Builder(f"padded_products_{n}")
+    ty = Type((n,), "i16", True)
+    x, y = b.arg("x", ty), b.arg("y", ty)
+    out = b.empty(ty)
+    for i in range(n):
+        e = b.extract(y, i)
+        if 0 < i < n - 1:
+            e = b.binary("add", b.binary("mul", b.extract(x, i - 1), b.extract(x, i + 1)), e)
+        out = b.insert(e, out, i)
+    return b.finish([out])
+
+
+def test_a_long_zero_padded_product_chain_loads_as_its_vector_form() -> None:
+    """Above ``SUMMARY_CHAIN_SLOTS`` product elements, a chain whose edges are linear forms
+    is not summarized (that kept its products live, for the slot rules to lift one slot at a
+    time: slot-uniform seed 273385957 ran out of time), but loads as its vector form with
+    per-slot coefficients; at 16 slots the source stays live for the slot rules."""
+    from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
+
+    long, short = zero_padded_products(SUMMARY_CHAIN_SLOTS + 16), zero_padded_products(16)
+    loader = Loader(long)
+    loader.load()
+    assert list(loader.vector_chains) == long.results and not loader.summarized_chains
+    assert not loader.rows["Ext"] and not loader.rows["Ins"]
+    loader = Loader(short)
+    loader.load()
+    assert not loader.vector_chains and loader.rows["Ext"]
+    res = optimize(long)
+    assert equal_on_random_inputs(long, res.program)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("rotate", 0) == 2 and ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0, ops

@@ -108,3 +108,34 @@ def test_a_shifted_result_is_realized_in_place() -> None:
     _check_vectorized(376, 256)
     _case, _, res = _optimized(376, 256)
     assert res.report["after"]["ops"].get("rotate", 0) == 1  # type: ignore[attr-defined]
+
+
+def test_a_zero_padded_product_template_on_many_slots_is_vectorized() -> None:
+    """Seed 273385957 of the full range (found by the slow run): ``out[i] = (x1[i-1] -
+    x1[i+3]) * (3 + x0[i-3]) + (d0[i] + d1[i]) * d2[i]`` on 189 slots with zero padding. Its
+    first three slots lack ``x0[i-3]`` and are linear forms, so the chain was summarized,
+    which keeps its 186 other elements live: the slot rules lifting them one slot at a time
+    ran saturation past the time limit and the source came back (373 extracts, 189 inserts).
+    A long chain of one template now loads as its vector form with the source inert
+    (``eqsat.egraph.vector_chains``): no live slot read is loaded, 3 rotations."""
+    from eqsat.egraph.loader import Loader
+
+    _case, prog, _res = _optimized(273385957, 256)
+    loader = Loader(prog)  # type: ignore[arg-type]
+    loader.load()
+    assert list(loader.vector_chains) == list(prog.results)  # type: ignore[attr-defined]
+    assert not loader.rows["Ext"] and not loader.rows["Ins"] and not loader.summarized_chains
+    _check_equivalent(273385957, 256)
+    _check_vectorized(273385957, 256)
+
+
+def test_a_shifted_sum_of_a_summarized_chain_takes_one_rotation_per_read() -> None:
+    """Seed 116048 of the full range (found by the slow run): ``out[i] = x1[i-1] + x1[i-3]``
+    on 66 slots with wrap-around, a summarized chain (above 64 slots), was realized as its
+    centered core rotated back, ``rot(rot(x1, 1) + rot(x1, -1), -2)``: 3 rotations for 2
+    reads. The load-time realization of a shifted gather now also splits it term by term
+    (``eqsat.egraph.linrot_load.Realizer._direct``)."""
+    _check_equivalent(116048, 256)
+    _check_vectorized(116048, 256)
+    _case, _, res = _optimized(116048, 256)
+    assert res.report["after"]["ops"].get("rotate", 0) == 2  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ import pytest
 from eqsat.rules import REGISTRY, SCHEDULES
 
 from eqsat.algebra.chains import brute_force_length, optimal_chain
+from eqsat.egraph.limits import Limits
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
@@ -139,8 +140,11 @@ def test_optimal_lengths_match_brute_force() -> None:
 
 @pytest.mark.slow
 def test_sweep_2_to_1023_is_optimal() -> None:
+    """Optimality of the chains, not speed: the sweep saturates in 14 iterations (25,858
+    e-nodes), 17.6 s of saturation on a loaded machine -- past the share of the default 30 s
+    call, where it was cut at iteration 4 and the source came back (slow run, session 9)."""
     cs = list(range(2, 1024))
-    res = optimize(products(cs), "bgv", costs=EXPENSIVE_MUL_PLAIN, rules=["mul-to-add"])
+    res = optimize(products(cs), "bgv", costs=EXPENSIVE_MUL_PLAIN, rules=["mul-to-add"], limits=Limits(time_s=300))
     assert chain_ops(res.report["after"]["ops"]) == sum(optimal_chain(c).length for c in cs)
 
 
