@@ -207,6 +207,13 @@ def _factor_pairs(a: str, n: int) -> tuple[tuple[str, str], ...]:
         outer: dict[int, int] = {0: 1}
         for f in fs[1:]:
             outer = rotpoly.mul(outer, f, n)
+        # an inner factor with no term at offset 0 (r^3 + 2r^4 + r^5 of a 3x3 stencil on a
+        # 4-wide image) has no realization of its own outside a Place or Gather: it is
+        # centered and its shift moved to the outer factor (the product is the same); one with
+        # a term at 0 splits as it is (a reduction's 1 + r^k)
+        if 0 not in inner:
+            s, inner = rotpoly.centered(inner, n)
+            outer = rotpoly.shift(outer, s, n)
         pair = (_key(inner, n), _key(outer, n))
         if pair not in out:
             out.append(pair)

@@ -23,3 +23,22 @@ def test_splits_takes_canonical_keys_and_those_that_read_in_place() -> None:
     assert o.poly_shift(core, 126, n) == o.poly_shift(in_place, 0, n)
     away = _poly({1: 1, 3: -1}, n)  # no term at 0 and not a core: realized as rot(core, 1)
     assert not o.canonical(away, n) and o.splits(away, n) == ""
+
+
+def test_factors_with_no_term_at_offset_0_come_centered() -> None:
+    """The 3x3 vertical Sobel on a 4-wide wrapped image (16 slots) factors as a centered row
+    pass times a column pass: an inner factor shifted off offset 0 (r^3 + 2r^4 + r^5) had no
+    realization outside a Place or Gather, and the kernel took 6 rotations instead of 4.
+    Factors with a term at 0 (a reduction's 1 + r) keep their form."""
+    from eqsat.algebra import rotpoly
+
+    n = 16
+    gy = "-5*-1,-4*-2,-3*-1,3*1,4*2,5*1"
+    pairs = [(o.factor_inner(gy, n, j), o.factor_outer(gy, n, j)) for j in (0, 1)]
+    assert ("-1*1,0*2,1*1", "-4*-1,4*1") in pairs
+    for inner, outer in pairs:
+        assert 0 in o._poly(inner, n) or rotpoly.centered(o._poly(inner, n), n)[0] == 0
+        product = rotpoly.mul(o._poly(inner, n), o._poly(outer, n), n)
+        assert rotpoly.normalize(product, n) == rotpoly.normalize(o._poly(gy, n), n)
+    reduction = "0*1,1*1,2*1,3*1"  # 1 + r + r^2 + r^3 = (1 + r)(1 + r^2)
+    assert all(0 in o._poly(o.factor_inner(reduction, 8, j), 8) for j in (0, 1) if o.factor_inner(reduction, 8, j))
