@@ -450,6 +450,11 @@ class _Worker:
                 self.hand_back(e, "error")
             except BaseException:
                 code = 1
+            # ended here, before the handler clears ``e``: its traceback holds the frames of
+            # the failed call and with them an egglog e-graph, whose drop in a fork waits
+            # forever for egglog's thread pool (the caller then waited forever for this
+            # process: a loader error on slot-uniform seed 76379 hung the slow run)
+            os._exit(code)
         finally:
             os._exit(code)
 

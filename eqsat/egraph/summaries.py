@@ -366,7 +366,10 @@ class Summaries(CanonicalForms):
                 users.setdefault(a, []).append(j)
         results = set(self.prog.results)
         # shared nodes and leaves: covered when every user is (a fixpoint: x[j] under x[j] * w)
-        pending = {x for x in leaves if x not in results}
+        # (never a chain's element that is no linear form: the summarized chain places it as
+        # it is -- a zero-padded edge slot's constant dense0[0] - 7, hash-consed with the same
+        # constant inside another slot's linear form, was covered and had no term; seed 76379)
+        pending = {x for x in leaves if x not in results and not (x in self._chain_elems and x not in self.linear)}
         changed = True
         while changed:
             changed = False

@@ -170,3 +170,31 @@ def test_post_reserve_grows_with_the_egraph_and_the_slowdown() -> None:
     assert post_reserve(10_000) == pytest.approx(10_000 * POST_S_PER_NODE)
     assert post_reserve(10_000, slowdown=3.0) == pytest.approx(3 * post_reserve(10_000))
     assert post_reserve(10_000, slowdown=0.2) == post_reserve(10_000)  # more CPU than wall: no discount
+
+
+def test_a_worker_that_fails_while_loading_reports_instead_of_hanging() -> None:
+    # An error inside Session() leaves the half-built session's egglog e-graph to the error's
+    # traceback only; clearing it dropped the e-graph, and in a fork of a process whose egglog
+    # thread pool ran, that drop waits forever (the caller waited forever for the worker).
+    import subprocess
+    import sys
+
+    code = (
+        "import time\n"
+        "from eqsat.egraph.egglog_import import bindings\n"
+        "g = bindings().EGraph(); del g  # egglog's thread pool runs in this process\n"
+        "import eqsat\n"
+        "from eqsat.egraph import guard, loader\n"
+        "from eqsat.egraph.session import Limits\n"
+        "from eqsat.pipeline import _for_scheme\n"
+        f"prog = _for_scheme(eqsat.parse_mlir({PROGRAM!r})[0], 'bgv')\n"
+        "def boom(self):\n"
+        "    raise KeyError(7)\n"
+        "loader.Loader.load = boom\n"
+        "try:\n"
+        "    guard.build(prog, ['ring'], Limits(time_s=5.0), 0, time.perf_counter() + 30)\n"
+        "except KeyError as e:\n"
+        "    print('reported', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "reported 7" in out.stdout, out.stderr[-2000:]

@@ -139,3 +139,13 @@ def test_a_shifted_sum_of_a_summarized_chain_takes_one_rotation_per_read() -> No
     _check_vectorized(116048, 256)
     _case, _, res = _optimized(116048, 256)
     assert res.report["after"]["ops"].get("rotate", 0) == 2  # type: ignore[attr-defined]
+
+
+def test_a_constant_edge_element_shared_with_another_slot_is_loaded() -> None:
+    """Seed 76379 of the full range (found by the slow run): ``out[i] = (dense0[i] - 7) +
+    x0[i-1]``, zero padding, 131 slots. Slot 0's element is the constant ``dense0[0] - 7``,
+    hash-consed with the same constant inside slot 12's linear form; the summary covered it as
+    that form's leaf, and the loader found no term for slot 0 (KeyError in the worker). Now
+    one rotation, a mask and the constants."""
+    _check_equivalent(76379, 256)
+    _check_vectorized(76379, 256)
