@@ -9,6 +9,7 @@ number of samples has to reach the comparison, so a test cannot pass vacuously.
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 from eqsat.rules import REGISTRY, SCHEDULES
@@ -65,7 +66,9 @@ def test_rule_is_sound(family: str, spec) -> None:  # type: ignore[no-untyped-de
         pytest.skip("checked step by step in tests/rules/test_rules_arith.py")
     res = check_sound(
         spec,
-        random.Random(hash(spec.name) & 0xFFFF),
+        # a seed stable across processes (``hash`` of a str changes with PYTHONHASHSEED: some runs
+        # drew too few samples that reach the comparison for lm-term-ones)
+        random.Random(zlib.crc32(spec.name.encode())),
         samples=300,
         sizes=SIZES.get(spec.name, (1, 2, 3, 4, 5, 8, 16)),
         fixed=PINNED.get(spec.name),
