@@ -20,19 +20,12 @@ from eqsat.egraph.loader import Loader
 from eqsat.egraph.session import Session
 from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
 from eqsat.egraph.view import EGraphView
-from eqsat.interp import evaluate, random_inputs, results_equal
+from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize
+from eqsat.testing.equivalence import equal_on_random_inputs
 
 T = 65537
-
-
-def equal_on_random_inputs(a: Program, b: Program, trials: int = 3) -> bool:
-    for seed in range(trials):
-        inputs = random_inputs(a, seed, bound=50)
-        if not results_equal(evaluate(a, inputs, T), evaluate(b, inputs, T), T):
-            return False
-    return True
 
 
 def summary_rows(loader: Loader, op: str) -> list[tuple[object, ...]]:

@@ -17,19 +17,11 @@ import random
 import pytest
 
 from eqsat.egraph.loader import Loader
-from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize
+from eqsat.testing.equivalence import equal_on_random_inputs
 
 T = 65537
-
-
-def equal_on_random_inputs(a: Program, b: Program, trials: int = 3) -> bool:
-    for seed in range(trials):
-        inputs = random_inputs(a, seed, bound=50)
-        if not results_equal(evaluate(a, inputs, T), evaluate(b, inputs, T), T):
-            return False
-    return True
 
 
 def roberts_cross(w: int) -> Program:
