@@ -64,23 +64,7 @@ class VectorChains(ChainVectorizer):
     def _reads_a_slot(self, e: int) -> bool:
         """Whether the scalar arithmetic of ``e`` reads a slot of a tensor that is not a constant."""
         return any(self._int_const(x) is None and self._scalar_const(x) is None
-                   for x in self._extracts_under(e))
-
-    def _extracts_under(self, e: int) -> list[int]:
-        out: list[int] = []
-        seen: set[int] = set()
-        stack = [e]
-        while stack:
-            i = stack.pop()
-            if i in seen:
-                continue
-            seen.add(i)
-            node = self.prog.nodes[i]
-            if node.op == "extract" and not self.prog.nodes[node.args[0]].type.is_scalar:
-                out.append(i)
-            elif node.op in ("add", "sub", "mul", "neg"):
-                stack.extend(node.args)
-        return out
+                   for x in self._slot_extracts([e]))
 
     def _plan_vector_chains(self) -> None:
         """Choose the chains whose vector form is complete; cover their element interiors."""

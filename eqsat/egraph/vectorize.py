@@ -125,7 +125,12 @@ class ChainVectorizer(Summaries):
 
     def _reads_at(self, roots: list[int]) -> set[tuple[int, int]]:
         """The slot reads ``(tensor, slot)`` under the scalar arithmetic of ``roots``."""
-        out: set[tuple[int, int]] = set()
+        return {(self.prog.nodes[x].args[0], int(self.prog.nodes[x].attrs[0]))  # type: ignore[call-overload]
+                for x in self._slot_extracts(roots)}
+
+    def _slot_extracts(self, roots: list[int]) -> list[int]:
+        """The extracts of tensor slots under the scalar arithmetic of ``roots``."""
+        out: list[int] = []
         seen: set[int] = set()
         stack = list(roots)
         while stack:
@@ -135,7 +140,7 @@ class ChainVectorizer(Summaries):
             seen.add(i)
             node = self.prog.nodes[i]
             if node.op == "extract" and not self.prog.nodes[node.args[0]].type.is_scalar:
-                out.add((node.args[0], int(node.attrs[0])))  # type: ignore[call-overload]
+                out.append(i)
             elif node.op in ("add", "sub", "mul", "neg"):
                 stack.extend(node.args)
         return out
