@@ -76,6 +76,9 @@ def warm() -> list[str]:
     from eqsat.egraph import session
 
     session.prepare_default()
+    from eqsat import cli
+
+    cli.prebuild_parser()
     with contextlib.suppress(ImportError):  # the chain search's compiled kernel (numba), loaded once
         from eqsat.algebra import chains
 
