@@ -79,6 +79,11 @@ def warm() -> list[str]:
     from eqsat import cli
 
     cli.prebuild_parser()
+    # a few small requests run here: what a code path builds on first use is then inherited
+    # by every request's fork instead of built again in each (``eqsat.serve_warmup``)
+    from eqsat import serve_warmup
+
+    serve_warmup.run()
     with contextlib.suppress(ImportError):  # the chain search's compiled kernel (numba), loaded once
         from eqsat.algebra import chains
 
@@ -106,6 +111,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
         print(f"eqsat serve: a server already runs on {path}", file=sys.stderr)
         return 3
     warm()
+    gc.collect()  # the warm-up's garbage, not frozen with the rest
     # everything imported so far lives as long as the server: out of the garbage collector's
     # reach, a full collection in a request (which walked the millions of objects of xDSL,
     # egglog, sympy...: 0.1-0.3 s each) visits only what the request allocated

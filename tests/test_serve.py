@@ -54,6 +54,11 @@ CASES = [
     (["optimize", str(EXAMPLES / "sum_8.mlir"), "--func", "nope"], b""),
     (["optimize", "no/such/file.mlir"], b""),
     (["optimize", "--no-such-flag"], b""),  # argparse: usage, exit 2
+    # the code paths the server's warm-up ran before the fork (``eqsat.serve_warmup``)
+    (["optimize", str(EXAMPLES / "noisy_squarings.mlir")], b""),
+    (["optimize", str(EXAMPLES / "linalg_matvec_16x16.mlir")], b""),
+    (["optimize", str(EXAMPLES / "secret_generic_sum.mlir")], b""),
+    (["optimize", str(ROOT / "tests/heir_cases/heco_roberts_cross_4x4.mlir")], b""),
 ]
 
 
@@ -130,3 +135,16 @@ def test_a_request_is_run_when_the_spare_child_is_gone(server_env: dict[str, str
     assert sock.exists()  # a spare told to stop ends alone: the server's socket stays
     again = client.request(sock, {"op": "status"})
     assert again is not None and again["spare"] not in (None, answer["spare"])
+
+
+def test_every_warm_up_program_optimizes(tmp_path: Path) -> None:
+    """A warm-up that failed would be skipped silently by the server (it still starts)."""
+    from eqsat.serve_warmup import PROGRAMS
+
+    env = {**os.environ, "EQSAT_NO_SERVER": "1"}
+    for name, text in PROGRAMS.items():
+        path = tmp_path / f"{name}.mlir"
+        path.write_text(text.lstrip())
+        code, out, err = _run(["optimize", str(path), "--json", "--quiet", "--extraction", "greedy"], env)
+        assert code == 0, (name, err)
+        assert b'"after"' in out

@@ -24,6 +24,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
 from eqsat.errors import InternalError
+from eqsat.frontend.mlir import fast_ops
 from eqsat.frontend.mlir.dense import prepass
 from eqsat.frontend.mlir.dialects import make_context
 from eqsat.frontend.mlir.errors import MLIRError, ReadTimeLimit, line_col, line_count
@@ -31,6 +32,8 @@ from eqsat.frontend.mlir.errors import MLIRError, ReadTimeLimit, line_col, line_
 _RESULTS = re.compile(r"(?:%[\w$.\-]+(?::\d+)?\s*,\s*)*%[\w$.\-]+(?::\d+)?\s*=\s*")
 _COMMENT = re.compile(r"//[^\n]*")
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+#: parse the common operation lines without xDSL's generic machinery (False: always xDSL's; tests)
+FAST_OPS = True
 
 
 class _LocatingParser(Parser):
@@ -47,6 +50,8 @@ class _LocatingParser(Parser):
         self.path = path
         self.deadline = deadline
         self.offsets: dict[Operation, int] = {}
+        #: the short cut for the common operation lines (``eqsat.frontend.mlir.fast_ops``)
+        self.fast = FAST_OPS
 
     def _name_offset(self, start: int) -> int:
         m = _RESULTS.match(self.text, start)
@@ -56,10 +61,14 @@ class _LocatingParser(Parser):
         return ParseError(Span(offset, offset + 1, self.lexer.input), message)
 
     def parse_operation(self) -> Operation:
-        start = self._name_offset(self._current_token.span.start)
+        first = self._current_token.span.start
+        start = self._name_offset(first)
         if self.deadline is not None and time.perf_counter() > self.deadline:
             line, col = line_col(self.text, start)
             raise ReadTimeLimit(self.path, line, col, "parse", line_count(self.text))
+        if self.fast and start != first and (op := fast_ops.parse_line(self, self.text, first, start)) is not None:
+            self.offsets[op] = start
+            return op
         try:
             op = super().parse_operation()
         except ReadTimeLimit:

@@ -1,0 +1,113 @@
+"""The warm-up requests ``eqsat serve`` runs on itself before it takes the first real one.
+
+In: nothing.  Out: ``run()``: a few small programs (``PROGRAMS``) optimized in the server's
+own process, as a request would, output thrown away; the seconds it took.
+
+Why: every request is a fresh fork of the server, and what the first run of a code path
+leaves behind -- xDSL's operation formats built on first use, Python's ABC caches for
+``isinstance`` against xDSL's and the typing module's abstract classes, compiled regular
+expressions, lazily imported helpers -- used to be built again in every request and thrown
+away with it (0.02-0.05 s of a small kernel's 0.1 s request, measured on ``sum_8``,
+``heco_roberts_cross_4x4`` and ``noisy_squarings``, none of them below).  Built once here, the
+forks inherit them.
+
+What a warm-up may not do: run egglog or HiGHS in this process.  Both start thread pools
+that a fork has no threads of, and a request that used them would wait forever.  The e-graph
+stage already runs in a forked worker (``eqsat.egraph.guard``, as in any command); the
+extraction is asked to be greedy (no MILP).  Nothing a warm-up leaves changes a result: the
+requests' outputs are compared with the same commands run without a server
+(``tests/test_serve.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import tempfile
+import time
+from pathlib import Path
+
+#: small programs over the dialects and shapes requests use most (tensors read slot by slot, a
+#: loop with iter_args, a secret generic, the noisy dialect, a linalg op over a dense constant)
+PROGRAMS: dict[str, str] = {
+    "sum_extracts": """
+func.func @sum4(%x: tensor<4xi16>, %y: tensor<4xi16>) -> i16 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %a = tensor.extract %x[%c0] : tensor<4xi16>
+  %b = tensor.extract %x[%c1] : tensor<4xi16>
+  %c = tensor.extract %y[%c2] : tensor<4xi16>
+  %d = tensor.extract %y[%c3] : tensor<4xi16>
+  %s = arith.addi %a, %b : i16
+  %p = arith.muli %c, %d : i16
+  %t = arith.subi %s, %p : i16
+  return %t : i16
+}
+""",
+    "secret_loop": """
+func.func @rot_loop(%arg0: !secret.secret<tensor<8xi16>>) -> !secret.secret<tensor<8xi16>> {
+  %c1 = arith.constant 1 : index
+  %k = arith.constant 3 : i16
+  %0 = secret.generic ins(%arg0 : !secret.secret<tensor<8xi16>>) {
+  ^bb0(%v: tensor<8xi16>):
+    %1 = affine.for %i = 0 to 3 iter_args(%acc = %v) -> (tensor<8xi16>) {
+      %r = tensor_ext.rotate %acc, %c1 : tensor<8xi16>, index
+      %s = arith.addi %acc, %r : tensor<8xi16>
+      affine.yield %s : tensor<8xi16>
+    }
+    %e = tensor.extract %1[%c1] : tensor<8xi16>
+    %m = arith.muli %e, %k : i16
+    %2 = tensor.insert %m into %1[%c1] : tensor<8xi16>
+    secret.yield %2 : tensor<8xi16>
+  } -> !secret.secret<tensor<8xi16>>
+  return %0 : !secret.secret<tensor<8xi16>>
+}
+""",
+    "noisy": """
+func.func @square() -> i5 {
+  %0 = arith.constant 3 : i5
+  %1 = noisy.encode %0 : i5 -> !noisy.i32
+  %2 = noisy.mul %1, %1 : !noisy.i32
+  %3 = noisy.add %2, %1 : !noisy.i32
+  %4 = noisy.decode %3 : !noisy.i32 -> i5
+  return %4 : i5
+}
+""",
+    "linalg_float": """
+func.func @matvec(%x: !secret.secret<tensor<4xf32>>) -> !secret.secret<tensor<4xf32>> {
+  %w = arith.constant dense<[[1.0, 0.5, 0.0, 0.0], [0.0, 1.0, 0.5, 0.0],
+                            [0.0, 0.0, 1.0, 0.5], [0.5, 0.0, 0.0, 1.0]]> : tensor<4x4xf32>
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %0 = secret.generic(%x: !secret.secret<tensor<4xf32>>) {
+  ^body(%v: tensor<4xf32>):
+    %1 = linalg.matvec ins(%w, %v : tensor<4x4xf32>, tensor<4xf32>) outs(%zero : tensor<4xf32>) -> tensor<4xf32>
+    %2 = arith.mulf %1, %1 : tensor<4xf32>
+    secret.yield %2 : tensor<4xf32>
+  } -> !secret.secret<tensor<4xf32>>
+  return %0 : !secret.secret<tensor<4xf32>>
+}
+""",
+}
+
+
+def run() -> float:
+    """Optimize each of ``PROGRAMS`` here (see the module docstring); the seconds taken.  A
+    program that fails is skipped: a warm-up is never a reason for the server not to start."""
+    if os.environ.get("EQSAT_IN_PROCESS") == "1":  # the e-graph stage would run egglog here
+        return 0.0
+    from eqsat.cli import main
+    from eqsat.egraph import guard
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="eqsat-warmup-") as tmp:
+        for name, text in PROGRAMS.items():
+            path = Path(tmp) / f"{name}.mlir"
+            path.write_text(text.lstrip())
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.suppress(Exception), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                main(["optimize", str(path), "--json", "--quiet", "--extraction", "greedy"])
+    guard.reap(wait=True)
+    return time.perf_counter() - t0
