@@ -16,9 +16,11 @@ argument types).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not ``typing``'s: the ``eqsat`` command imports this package first
 if TYPE_CHECKING:
+    from typing import Any
+
     from eqsat.api import Compiled, compile
     from eqsat.egraph.session import Limits, StopReason
     from eqsat.frontend.heir_types import F16, F32, F64, I1, I8, I16, I32, I64, Secret, Tensor

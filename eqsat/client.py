@@ -20,16 +20,17 @@ the child.  This module imports nothing heavy: it runs before every command.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib.util
 import json
 import os
 import signal
 import socket
 import sys
-from pathlib import Path
-from typing import Any
+import zlib
+
+TYPE_CHECKING = False  # not ``typing``'s: importing typing costs every command a few ms
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 #: the package folders whose sources define a server's behaviour
 _PACKAGES = ("eqsat", "eqsat.rules", "eqsat.backend")
@@ -40,48 +41,83 @@ PROTOCOL = 1
 NO_SERVER_ENV = "EQSAT_NO_SERVER"
 
 
-def _package_files() -> list[Path]:
-    files: list[Path] = []
+def _find(name: str, path: Any = None) -> Any:
+    """The module spec of ``name`` from the import system's finders (the editable install's
+    among them), without importing it or ``importlib.util`` (a few ms of every command)."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, path) if find is not None else None
+        if spec is not None:
+            return spec
+    return None
+
+
+def _py_files(folder: str) -> list[str]:
+    out: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        out += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
+    return out
+
+
+def _package_files() -> list[str]:
+    import eqsat
+
+    files: list[str] = []
     for name in _PACKAGES:
-        spec = importlib.util.find_spec(name)  # the parent package is imported, the package itself is not
+        spec = eqsat.__spec__ if name == "eqsat" else _find(name, eqsat.__path__)
         for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-            files += sorted(Path(folder).rglob("*.py"))
+            files += _py_files(folder)
     return files
 
 
 def server_key() -> str:
-    """A hash of the interpreter, the package's source files and its main dependencies."""
-    h = hashlib.sha256(f"{PROTOCOL}|{sys.executable}|{sys.version}".encode())
+    """A hash of the interpreter, the package's source files and its main dependencies (64 bits:
+    two checksums of their paths, sizes and modification times)."""
+    text = [f"{PROTOCOL}|{sys.executable}|{sys.version}"]
     for f in _package_files():
         try:
-            st = f.stat()
+            st = os.stat(f)
         except OSError:
             continue
-        h.update(f"{f}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+        text.append(f"{f}|{st.st_size}|{st.st_mtime_ns}")
     for dep in _DEPENDENCIES:
-        spec = importlib.util.find_spec(dep)
+        spec = _find(dep)
         origin = spec.origin if spec is not None else None
         if origin and os.path.exists(origin):
             st = os.stat(origin)
-            h.update(f"{dep}|{origin}|{st.st_size}|{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:16]
+            text.append(f"{dep}|{origin}|{st.st_size}|{st.st_mtime_ns}")
+    data = "\n".join(text).encode()
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
+def _socket_dir() -> str:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return os.path.join(runtime, "eqsat")
+    env = os.environ.get("EQSAT_CACHE_DIR")
+    if env:
+        return os.path.join(env, "run")
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return os.path.join(xdg or os.path.join(os.path.expanduser("~"), ".cache"), "eqsat", "run")
 
 
 def socket_dir() -> Path:
     """``$XDG_RUNTIME_DIR/eqsat`` (per user, private), else ``run`` in eqsat's cache folder
     (``$EQSAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/eqsat``, else ``~/.cache/eqsat``)."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and Path(runtime).is_dir():
-        return Path(runtime) / "eqsat"
-    env = os.environ.get("EQSAT_CACHE_DIR")
-    if env:
-        return Path(env) / "run"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "eqsat" / "run"
+    from pathlib import Path
+
+    return Path(_socket_dir())
+
+
+def _socket_file(key: str | None = None) -> str:
+    return os.path.join(_socket_dir(), f"serve-{key or server_key()}.sock")
 
 
 def socket_path(key: str | None = None) -> Path:
-    return socket_dir() / f"serve-{key or server_key()}.sock"
+    from pathlib import Path
+
+    return Path(_socket_file(key))
 
 
 # -- messages: one JSON object per line ------------------------------------------------
@@ -109,7 +145,7 @@ class Lines:
         return json.loads(line)  # type: ignore[no-any-return]
 
 
-def connect(path: Path, timeout: float | None = None) -> socket.socket | None:
+def connect(path: Path | str, timeout: float | None = None) -> socket.socket | None:
     """A connection to the server at ``path``, or None when none listens there."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.settimeout(timeout)
@@ -149,8 +185,8 @@ def forward(argv: list[str]) -> int | None:
     is a fork of the server, where egglog waits forever for the thread pool the fork lacks)."""
     if "1" in (os.environ.get(NO_SERVER_ENV), os.environ.get("EQSAT_IN_PROCESS")) or (argv and argv[0] == "serve"):
         return None
-    path = socket_path()
-    if not path.exists():
+    path = _socket_file()
+    if not os.path.exists(path):
         return None
     conn = connect(path)
     if conn is None:
@@ -171,8 +207,10 @@ def forward(argv: list[str]) -> int | None:
                 done = lines.next()
                 break
             except KeyboardInterrupt:  # Ctrl-C reaches this process's group only: pass it on
-                with contextlib.suppress(OSError):
+                try:  # noqa: SIM105 -- contextlib is not imported here (start-up)
                     os.kill(pid, signal.SIGINT)
+                except OSError:
+                    pass
             except OSError:
                 done = None
                 break
@@ -181,3 +219,13 @@ def forward(argv: list[str]) -> int | None:
               file=sys.stderr)
         return 1
     return int(done["exit"])
+
+
+def entry() -> None:
+    """The ``eqsat`` command: the command run by a server when one runs, else here."""
+    code = forward(sys.argv[1:])
+    if code is None:
+        from eqsat.cli import main
+
+        code = main(offer=False)
+    sys.exit(code)

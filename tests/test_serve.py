@@ -148,3 +148,20 @@ def test_every_warm_up_program_optimizes(tmp_path: Path) -> None:
         code, out, err = _run(["optimize", str(path), "--json", "--quiet", "--extraction", "greedy"], env)
         assert code == 0, (name, err)
         assert b'"after"' in out
+
+
+def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) -> None:
+    """The console script (``eqsat.client.entry``): served when a server runs, run in its own
+    process when asked not to be, with the same output."""
+    script = Path(sys.executable).parent / "eqsat"
+    if not script.exists():
+        pytest.skip("no eqsat console script beside this interpreter")
+    args = [str(script), "optimize", str(EXAMPLES / "sum_8.mlir")]
+    before = _served(server_env)
+    warm = subprocess.run(args, capture_output=True, env=server_env, cwd=ROOT, timeout=300)
+    assert _served(server_env) == before + 1
+    cold = subprocess.run(args, capture_output=True, env={**server_env, "EQSAT_NO_SERVER": "1"}, cwd=ROOT,
+                          timeout=300)
+    assert _served(server_env) == before + 1
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert warm.returncode == 0 and b"tensor_ext.rotate" in warm.stdout
