@@ -79,15 +79,15 @@ def warm() -> list[str]:
     from eqsat import cli
 
     cli.prebuild_parser()
-    # a few small requests run here: what a code path builds on first use is then inherited
-    # by every request's fork instead of built again in each (``eqsat.serve_warmup``)
-    from eqsat import serve_warmup
-
-    serve_warmup.run()
     with contextlib.suppress(ImportError):  # the chain search's compiled kernel (numba), loaded once
         from eqsat.algebra import chains
 
         chains.load_compiled()
+    # last, a few small requests run here: what a code path builds on first use is then inherited
+    # by every request's fork instead of built again in each (``eqsat.serve_warmup``)
+    from eqsat import serve_warmup
+
+    serve_warmup.run()
     return failed
 
 
