@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from eqsat.algebra import linmap
-from eqsat.egraph import noise_facts, prefork
+from eqsat.egraph import noise_facts, prefork, scratch
 from eqsat.egraph.session import Limits, RunReport, Session, StopReason
 from eqsat.errors import InternalError
 from eqsat.ir import Program
@@ -184,7 +184,7 @@ class _Supervisor:
         self.deadline = deadline
         self.reserve = reserve
         self.stop_at = time.perf_counter() + limits.time_s  # the saturation budget
-        self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-stage-"))
+        self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-stage-", dir=scratch.root()))
         self.buf = b""
 
     def run(self, early: prefork.Handle | None = None) -> Built:

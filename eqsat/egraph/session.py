@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eqsat.egraph import compiled
+from eqsat.egraph import compiled, scratch
 from eqsat.egraph.limits import Limits, RunReport, StopReason
 from eqsat.egraph.loader import Loader
 from eqsat.egraph.tables import declarations
@@ -98,7 +98,7 @@ class Session:
         loader = Loader(prog)
         self.roots = loader.load()
         self.node_ids = dict(loader.name)  # IR node id -> loader node id (see ``node_classes``)
-        with tempfile.TemporaryDirectory(prefix="eqsat-load-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="eqsat-load-", dir=scratch.root()) as tmp:
             cmds = loader.write(Path(tmp))
             if LOAD_TABLES not in self._loaded:
                 self._run_text(declarations())
