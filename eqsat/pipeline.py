@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from eqsat.egraph import compiled, guard, noise_facts
 from eqsat.egraph.session import Limits, RunReport, StopReason
@@ -27,6 +28,7 @@ from eqsat.ir import Program, multiplicative_depth, op_counts
 from eqsat.models import noisy as noise
 from eqsat.models.cost import CostTable, table
 from eqsat.models.hoisting import program_cost
+from eqsat.source_ahead import SourceAhead
 
 
 class OptimizeError(InternalError):
@@ -121,16 +123,26 @@ def _check_widths(prog: Program) -> None:
             "disagree (widen the type)")
 
 
-def _check_equivalent(a: Program, b: Program, trials: int = 3) -> None:
+def _check_equivalent(a: Program, b: Program, trials: int = 3,
+                      source_values: list[tuple[dict[str, Any], list[Any]]] | None = None) -> None:
     """The guard on every result: ``b`` equals ``a`` on random inputs under the one
-    semantics (integers mod ``PLAINTEXT_MODULUS``, floats within a tolerance)."""
-    for seed in range(trials):
-        inputs = random_inputs(a, seed, bound=50)
-        modulus = None if any(t.is_float for _, t in a.args) else PLAINTEXT_MODULUS
-        ra = evaluate(a, inputs, modulus)
+    semantics (integers mod ``PLAINTEXT_MODULUS``, floats within a tolerance).
+    ``source_values``: ``source_evaluations(a, trials)``, computed ahead."""
+    modulus = None if any(t.is_float for _, t in a.args) else PLAINTEXT_MODULUS
+    for seed, (inputs, ra) in enumerate(source_values or source_evaluations(a, trials)):
         rb = evaluate(b, inputs, modulus)
         if not results_equal(ra, rb, modulus):
             raise OptimizeError(f"optimized program differs from the original on seed {seed}: {ra} != {rb}")
+
+
+def source_evaluations(a: Program, trials: int = 3) -> list[tuple[dict[str, Any], list[Any]]]:
+    """``a``'s (inputs, values) on the random inputs of seeds ``0 .. trials - 1``."""
+    modulus = None if any(t.is_float for _, t in a.args) else PLAINTEXT_MODULUS
+    out = []
+    for seed in range(trials):
+        inputs = random_inputs(a, seed, bound=50)
+        out.append((inputs, evaluate(a, inputs, modulus)))
+    return out
 
 
 def optimize(
@@ -217,13 +229,21 @@ def optimize(
             compiled.section(f)
     lap("rules")
     analysis_nodes = math.inf if scheme == "noisy" or max_level is not None else ANALYSIS_AUTO_NODES
+
+    def ahead_ilp_time() -> float:
+        """``ilp_time()`` below without its record of a skipped ILP: for the work ahead."""
+        t = min(ilp_time_limit, 0.8 * (left() - reserve))
+        return t if t >= MIN_ILP_S else 0.0
     # what the stages after the e-graph need when they work on the source alone (a cut load
     # returns it managed and reported): kept out of every budget below
     reserve = source_reserve(prog)
     # the saturation budget: its share of the time left (the rest is for extraction onwards)
     sat_limits = replace(limits, time_s=min(limits.time_s, SATURATION_SHARE * max(0.0, left()),
                                             max(0.0, left() - min(reserve, MAX_RESERVE_SHARE * left()))))
-    built = guard.build(prog, families, sat_limits, analysis_nodes, deadline, reserve)
+    ahead = SourceAhead(prog, scheme, cost_table, max_level, bootstrap, ahead_ilp_time, summarize,
+                        (lambda: source_evaluations(prog)) if verify != "off" else None)
+    built = guard.build(prog, families, sat_limits, analysis_nodes, deadline, reserve, beside=ahead)
+    ahead.join()  # what it computed is used below; no two ILPs at once
     for stage in ("load", "saturate"):
         timings[stage] = round(built.timings.get(stage, 0.0), 4)
         if progress is not None:
@@ -343,7 +363,13 @@ def optimize(
     # BGV/CKKS: a source without management ops is reported with the placement it needs to
     # run, so before and after pay for relinearizations and level changes alike
     before_prog, before_managed = prog, False
-    if scheme == "noisy":
+    # the before side: computed while the worker saturated (``ahead``) unless the source is the
+    # result (no e-graph) or the time left allows no placement ILP (then computed here, as before)
+    before_ahead = None if view is None and not _has_mgmt(prog) else ahead.before(
+        ilp_time() if scheme != "noisy" and not _has_mgmt(prog) else 1.0)
+    if before_ahead is not None:
+        before_prog, before_managed, _ = before_ahead
+    elif scheme == "noisy":
         # as written, with plaintext operands encoded as the dialect prints them: the input
         # returned unchanged (below) then reports what its printed text reads back as
         before_prog = noise.encode_plain_operands(prog)
@@ -356,7 +382,8 @@ def optimize(
         except mgmt.PlacementError:
             before_prog = prog
     after_prog = as_printed(after_prog)
-    before = summarize(before_prog, cost_table, scheme, managed=before_managed)
+    before = before_ahead[2] if before_ahead is not None else summarize(before_prog, cost_table, scheme,
+                                                                        managed=before_managed)
     after = summarize(after_prog, cost_table, scheme, managed=scheme != "noisy")
     warnings: list[str] = []
     if width_violations(after_prog) and not width_violations(source):
@@ -385,7 +412,7 @@ def optimize(
     if verify != "off" and view is None and after_prog is before_prog:
         verified["random_trials"] = 0  # the source itself with its management: nothing to compare
     elif verify != "off":
-        _check_equivalent(prog, after_prog)
+        _check_equivalent(prog, after_prog, source_values=ahead.evaluations())
         verified["random_trials"] = 3
     if verify == "encrypted":
         verified.update(verify_encrypted(prog, after_prog, scheme))

@@ -42,7 +42,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from eqsat.algebra import linmap
 from eqsat.egraph import noise_facts, prefork, scratch
@@ -116,21 +116,35 @@ def reap(wait: bool = False) -> None:
         _UNREAPED.remove(pid)
 
 
+class Beside(Protocol):
+    """Work of the caller's that does not need the e-graph (``eqsat.source_ahead``): started in
+    a thread of the caller once the worker runs, so the two overlap on a second core."""
+
+    def start(self) -> None: ...
+
+    def join(self) -> None: ...
+
+
 def build(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
-          deadline: float, reserve: float = 0.0) -> Built:
+          deadline: float, reserve: float = 0.0, beside: Beside | None = None) -> Built:
     """The saturated e-graph of ``prog`` by ``deadline`` (see the module docstring).
     ``reserve``: the seconds the caller needs after this stage if it gets no e-graph (the
     source program's own management and report): a checkpoint told to hand back is waited
-    for until ``deadline - reserve`` (at least ``HAND_BACK_MIN_S``), not past the deadline."""
+    for until ``deadline - reserve`` (at least ``HAND_BACK_MIN_S``), not past the deadline.
+    ``beside``: started once the worker runs (never before a fork of this process: a fork
+    while another thread runs could copy a lock it holds; joined before any later fork)."""
     reap()
     budget = min(limits.time_s, max(0.0, deadline - time.perf_counter()))
     limits = replace(limits, time_s=budget)
     if not hasattr(os, "fork") or os.environ.get("EQSAT_IN_PROCESS") == "1":
-        return _in_process(prog, rulesets, limits, analysis_nodes)
-    return _Supervisor(prog, rulesets, limits, analysis_nodes, deadline, reserve).run(prefork.take())
+        return _in_process(prog, rulesets, limits, analysis_nodes, beside)
+    return _Supervisor(prog, rulesets, limits, analysis_nodes, deadline, reserve, beside).run(prefork.take())
 
 
-def _in_process(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float) -> Built:
+def _in_process(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
+                beside: Beside | None = None) -> Built:
+    if beside is not None:
+        beside.start()
     t0 = time.perf_counter()
     session = Session(prog)
     t1 = time.perf_counter()
@@ -178,8 +192,9 @@ class _Supervisor:
     """The caller's side: fork the worker, follow its messages, stop it, collect the result."""
 
     def __init__(self, prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
-                 deadline: float, reserve: float = 0.0) -> None:
+                 deadline: float, reserve: float = 0.0, beside: Beside | None = None) -> None:
         self.prog, self.rulesets, self.limits = prog, rulesets, limits
+        self.beside = beside
         self.analysis_nodes = analysis_nodes
         self.deadline = deadline
         self.reserve = reserve
@@ -208,6 +223,8 @@ class _Supervisor:
                 _Worker(self.prog, self.rulesets, self.limits, self.analysis_nodes, msg_w, go_r, self.tmp).main()
             os.close(msg_w)
             os.close(go_r)
+        if self.beside is not None:  # the worker runs: no fork of this process before ``_reload``
+            self.beside.start()
         try:
             return self._follow(pid, msg_r, go_w, start)
         except BaseException:  # Ctrl-C, a worker error: the worker must not outlive the call
@@ -317,6 +334,8 @@ class _Supervisor:
         checkpoint (its load took less than ``CHECKPOINT_EVERY_S``: repeating it is cheaper than
         forking a checkpoint on every run); waited for as a checkpoint's hand-back is."""
         stop = StopReason.TIME_LIMIT if reason == "T" else StopReason.NODE_LIMIT
+        if self.beside is not None:  # one thread when forking
+            self.beside.join()
         msg_r, msg_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # never returns

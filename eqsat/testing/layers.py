@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "eqsat.mgmt": 8,
     "eqsat.backend": 9,
     "eqsat.pipeline": 10,
+    "eqsat.source_ahead": 10,
     "eqsat.layout_search": 10,
     "eqsat.testing": 11,
     "eqsat.cli": 11,
