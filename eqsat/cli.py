@@ -592,7 +592,7 @@ def _process_start() -> float | None:
 def main(argv: Sequence[str] | None = None, offer: bool = True) -> int:
     """The command line; ``argv`` None (the ``eqsat`` command) first offers the command to
     a running ``eqsat serve`` (``eqsat.client``) and runs it here when none runs (``offer``
-    False: the caller offered it already, ``eqsat.client.entry``)."""
+    False: the caller offered it already, ``eqsat.entry``)."""
     # NumPy's OpenBLAS starts one thread per core when NumPy is imported (0.05-0.1 s of a
     # command on a loaded machine); eqsat's arrays are small and no stage calls BLAS in
     # parallel, so a command runs with one unless the environment asks for more

@@ -220,12 +220,3 @@ def forward(argv: list[str]) -> int | None:
         return 1
     return int(done["exit"])
 
-
-def entry() -> None:
-    """The ``eqsat`` command: the command run by a server when one runs, else here."""
-    code = forward(sys.argv[1:])
-    if code is None:
-        from eqsat.cli import main
-
-        code = main(offer=False)
-    sys.exit(code)

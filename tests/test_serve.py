@@ -151,7 +151,7 @@ def test_every_warm_up_program_optimizes(tmp_path: Path) -> None:
 
 
 def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) -> None:
-    """The console script (``eqsat.client.entry``): served when a server runs, run in its own
+    """The console script (``eqsat.entry``): served when a server runs, run in its own
     process when asked not to be, with the same output."""
     script = Path(sys.executable).parent / "eqsat"
     if not script.exists():
