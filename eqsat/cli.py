@@ -224,6 +224,11 @@ def _optimize_batch(args: argparse.Namespace, inputs: list[str]) -> int:
         # ``eqsat serve`` does before its first request
         with contextlib.suppress(ImportError):
             import sympy  # noqa: F401
+        # the MLIR dialects the reader loads on first use, as ``eqsat serve`` warms them
+        from eqsat.frontend.mlir.dialects import LAZY_DIALECTS
+
+        for load in LAZY_DIALECTS.values():
+            load()
     reports: dict[str, object] = {}
     status = 0
     for path in inputs:

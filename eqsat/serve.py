@@ -44,6 +44,9 @@ WARM_MODULES = (
     "eqsat.interp", "eqsat.api", "highspy", "rich.console", "eqsat.backend.executor",
     # oracles' lazy imports: a request's fork would import them again every time (sympy 1-3 s)
     "sympy", "eqsat.algebra.rotfactor", "eqsat.algebra.chains",
+    # the MLIR dialects the reader loads on first use (``LAZY_DIALECTS``): in a request's fork
+    # every kernel with a loop or a linalg op imported them again (0.02-0.05 s each)
+    "xdsl.dialects.affine", "xdsl.dialects.scf", "eqsat.frontend.mlir.dialects.linalg",
 )
 IDLE_TIMEOUT_S = 7200.0
 

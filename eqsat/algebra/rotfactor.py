@@ -18,6 +18,7 @@ import itertools
 import math
 from collections.abc import Sequence
 
+from eqsat.algebra.cyclotomic import factor_list
 from eqsat.algebra.rotpoly import (
     Poly,
     centered,
@@ -263,15 +264,13 @@ def _sympy_factorizations(p: Poly, n: int) -> list[list[Poly]]:
     if deg > _SYMPY_MAX_DEGREE or deg >= n:
         return []
     try:
-        import sympy
+        # sympy's factorization, the cyclotomic factors (products over rotations: sums of
+        # powers) divided out first without it (``eqsat.algebra.cyclotomic``)
+        content, fl = factor_list(q_int)
     except ImportError:  # pragma: no cover - sympy is a dependency of the venv
         return []
-    x = sympy.Symbol("x")
-    poly = sympy.Poly({(k,): c for k, c in q_int.items()}, x, domain="ZZ")
-    content, fl = poly.factor_list()
     items: list[Poly] = []
-    for f, mult in fl:
-        coeffs = {k[0]: int(c) for k, c in f.terms()}
+    for coeffs, mult in fl:
         items.extend([coeffs] * mult)
     if len(items) < 2 or len(items) > _SYMPY_MAX_FACTORS:
         return []
