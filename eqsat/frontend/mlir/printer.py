@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from eqsat.interp import WidthError
-from eqsat.ir import IRError, Node, Program, Type, VecRef
+from eqsat.ir import ALL_OPS, IRError, Node, Program, Type, VecRef
 
 _VALID_NAME = re.compile(r"[A-Za-z_$.\-][\w$.\-]*")  # an SSA name hint xDSL accepts
 _NAME_SUFFIX = re.compile(r"_\d+$")  # dropped from a hint by xDSL (it numbers clashes itself)
@@ -278,7 +278,8 @@ class _Function:
     operations. Values are numbered; each has a name hint (or None) and a type."""
 
     def __init__(self, prog: Program) -> None:
-        self.prog = prog.compact()
+        self.prog = prog
+        self.live, self.first, self.type_number = _deduplicated(prog)
         self.style = prog.style if prog.style in ("plain", "secret", "noisy") else "plain"
         if self.style == "plain" and any(not t.secret for _, t in prog.args):
             self.style = "secret"  # only the secret wrapper can say which arguments are plaintext
@@ -289,6 +290,8 @@ class _Function:
         self.index_consts: dict[int, int] = {}
         self.ops: list[_Op] = []
         self.used: set[str] = set()
+        self.plain_types: dict[int, str] = {}  # by type number (hashing a Type costs a microsecond)
+        self.value_types: dict[int, str] = {}
 
     # -- values and names --------------------------------------------------------------
     def new_value(self, ty: str, hint: str | None = None) -> int:
@@ -314,6 +317,22 @@ class _Function:
         return hint
 
     # -- types -------------------------------------------------------------------------
+    def node_plain_type(self, i: int) -> str:
+        """``plain_type_text`` of node ``i``'s type, once per distinct type."""
+        k = self.type_number[i]
+        got = self.plain_types.get(k)
+        if got is None:
+            got = self.plain_types[k] = plain_type_text(self.prog.nodes[i].type)
+        return got
+
+    def node_value_type(self, i: int) -> str:
+        """``value_type`` of node ``i``'s type, once per distinct type."""
+        k = self.type_number[i]
+        got = self.value_types.get(k)
+        if got is None:
+            got = self.value_types[k] = self.value_type(self.prog.nodes[i].type)
+        return got
+
     def value_type(self, ty: Type) -> str:
         if self.style == "noisy" and ty.secret:
             if not ty.is_scalar:
@@ -335,11 +354,12 @@ class _Function:
         arg_types = [self.boundary_type(t) for _, t in prog.args]
         outer = [self.new_value(t, self.arg_hint(name, i))
                  for i, ((name, _), t) in enumerate(zip(prog.args, arg_types, strict=True))]
-        input_ids = {str(n.attrs[0]): i for i, n in enumerate(prog.nodes) if n.op == "input"}
+        input_ids = {str(prog.nodes[i].attrs[0]): i for i in self.live if prog.nodes[i].op == "input"}
         if self.style == "secret":
             return self.text_secret(outer, input_ids)
         for (name, _), arg in zip(prog.args, outer, strict=True):
-            self.values[input_ids[name]] = arg
+            if name in input_ids:
+                self.values[input_ids[name]] = arg
         results = self.emit_body()
         res_types = [self.boundary_type(prog.nodes[r].type) for r in prog.results]
         names = _Names(self.hints)
@@ -357,7 +377,8 @@ class _Function:
         for i, (name, _) in enumerate(prog.args):
             arg = self.new_value(inner_types[i], f"input{i}")
             inner.append(arg)
-            self.values[input_ids[name]] = arg
+            if name in input_ids:
+                self.values[input_ids[name]] = arg
         results = self.emit_body()
         res_types = [f"!secret.secret<{plain_type_text(prog.nodes[r].type)}>" for r in prog.results]
         generic = [self.new_value(t) for t in res_types]
@@ -420,10 +441,14 @@ class _Function:
                 f"{', '.join(self.types[r] for r in results)}")
 
     def emit_body(self) -> list[int]:
-        for i in self.prog.live():
-            if i not in self.values:
-                self.values[i] = self.emit(self.prog.nodes[i])
-        return [self.values[r] for r in self.prog.results]
+        values, first, nodes = self.values, self.first, self.prog.nodes
+        for i in self.live:
+            j = first[i]
+            if j != i:
+                values[i] = values[j]
+            elif i not in values:
+                values[i] = self.emit(i, nodes[i])
+        return [values[r] for r in self.prog.results]
 
     # -- helpers -----------------------------------------------------------------------
     def add(self, ty: str, head: str, operands: tuple[int, ...] = (), sep: str = ", ", tail: str = "",
@@ -504,14 +529,14 @@ class _Function:
         return self.encoded[i]
 
     # -- nodes -------------------------------------------------------------------------
-    def emit(self, n: Node) -> int:
+    def emit(self, i: int, n: Node) -> int:
         v = self.values
-        rt = self.value_type(n.type)
+        rt = self.node_value_type(i)
         op = n.op
         if op == "const":
             return self.constant(n.attrs[0], n.type)
         if op in ("add", "sub", "mul"):
-            return self.emit_binary(n)
+            return self.emit_binary(i, n)
         if op == "neg":
             return self.emit_neg(n)
         if op in ("encode", "decode"):
@@ -543,14 +568,14 @@ class _Function:
             return self.add(rt, f"tensor.empty() : {rt}")
         raise IRError(f"cannot print op '{op}'")
 
-    def emit_binary(self, n: Node) -> int:
+    def emit_binary(self, i: int, n: Node) -> int:
         a, b = n.args
         if self.style == "noisy" and n.type.secret:
             if not n.type.is_scalar:
                 raise IRError("the noisy dialect has only scalars")
             ea, eb = self.encode(a), self.encode(b)
             return self.add(NOISY_I32, f"{_NOISY_BINARY[n.op]} ", (ea, eb), tail=f" : {NOISY_I32}")
-        ty = plain_type_text(n.type)
+        ty = self.node_plain_type(i)
         return self.add(ty, f"{_BINARY[(n.type.is_float, n.op)]} ", (self.values[a], self.values[b]), tail=f" : {ty}")
 
     def emit_neg(self, n: Node) -> int:
@@ -574,6 +599,30 @@ class _Function:
         va = self.values[a]
         el = elem_text(n.type.elem)
         return self.add(el, "noisy.decode ", (va,), tail=f" : {self.types[va]} -> {el}")
+
+
+def _deduplicated(prog: Program) -> tuple[list[int], dict[int, int], dict[int, int]]:
+    """The live node ids in order; for each the first live node equal to it (what
+    ``Program.compact``, which the reference prints, merges, with its errors, without
+    building the copy); and a number per distinct type."""
+    names: set[str] = set()
+    for name, _ in prog.args:
+        if name in names:
+            raise IRError(f"duplicate argument name '{name}'")
+        names.add(name)
+    live = prog.live()
+    nodes = prog.nodes
+    first: dict[int, int] = {}
+    seen: dict[tuple[object, ...], int] = {}
+    numbers: dict[Type, int] = {}
+    type_number: dict[int, int] = {}
+    for i in live:
+        n = nodes[i]
+        if n.op not in ALL_OPS:
+            raise IRError(f"unknown op '{n.op}'")
+        tk = type_number[i] = numbers.setdefault(n.type, len(numbers))
+        first[i] = seen.setdefault((n.op, tuple([first[a] for a in n.args]), n.attrs, tk), i)
+    return live, first, type_number
 
 
 class _Names:

@@ -257,3 +257,19 @@ def test_fallback_for_unpackable_constants() -> None:
     assert_same(prog)
     with pytest.raises(printer._Fallback):
         printer._Function(prog).text()
+
+
+def test_programs_not_built_by_a_builder() -> None:
+    """Equal live nodes are merged as ``Program.compact`` merges them; an unknown op, a
+    duplicate argument or a live input that is no argument raise the reference's errors."""
+    from eqsat.ir import Node
+
+    t = Type((4,), "i16", True)
+    x = Node("input", (), ("x",), t)
+    add = Node("add", (0, 0), (), Type((4,), "i16", True))  # equal to node 2, another Type object
+    nodes = [x, add, Node("add", (0, 0), (), t), Node("mul", (1, 2), (), t), Node("input", (), ("z",), t)]
+    assert_same(Program("dup", [("x", t)], nodes, [3, 1, 2]))
+    assert_same(Program("dup", [("x", t)], [*nodes, Node("frob", (0,), (), t)], [5]))
+    assert_same(Program("dup", [("x", t), ("x", t)], nodes, [3]))
+    assert_same(Program("dup", [("x", t)], nodes, [4]))
+    assert_same(Program("dup", [("x", t)], [*nodes, Node("linmap", (0,), ("nope",), t)], [5]))
