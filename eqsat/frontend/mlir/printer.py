@@ -10,8 +10,8 @@ its float spelling (``%.6e`` when that reads back exactly, else 9 or 17 signific
 digits, else the bit pattern in hex) and its dense literals (a splat as one value, more
 than 100 values as the hex of their little-endian bytes).  Building xDSL operations cost
 5-10 ms for a small kernel and seconds for an unrolled one; this writes the same text
-from a few string operations per node.  A dense constant whose element type has no
-fixed-size packing (wider than 64 bits, ``index``) is left to the reference printer.
+from a few string operations per node.  A constant of type ``index``, or a dense one of
+integers wider than 64 bits (no fixed-size packing), is left to the reference printer.
 
 Styles (``Program.style``):
 

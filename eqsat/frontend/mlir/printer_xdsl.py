@@ -6,28 +6,10 @@ built as xDSL operations and printed with xDSL's printer (``print_mlir_xdsl``), 
 (``eqsat.frontend.mlir.printer``) writes the same bytes straight from the IR, without
 building operations; this module is its reference (the tests compare the two on every
 example and on random programs) and its fallback for the one case it does not model
-(a dense constant whose element type numpy/struct cannot pack, see ``printer``).
+(a constant of type ``index``, or a dense one of integers wider than 64 bits, see ``printer``).
 
-Styles (``Program.style``):
-
-* ``plain``: ``func.func @f(%x: tensor<8xi16>) -> i16`` over ``arith``, ``tensor`` and
-  ``tensor_ext.rotate`` (offsets as ``arith.constant N : index``, hoisted to the top).
-* ``secret``: the same (also used for ``plain`` programs with plaintext arguments,
-  which ``plain`` MLIR cannot express), with secret arguments typed ``!secret.secret<T>`` and the body
-  inside one ``secret.generic(...) { ^body(...): ... secret.yield ... }`` (HEIR's newer
-  form); every result leaves the generic as ``!secret.secret<T>``.
-* ``noisy``: the article's syntax: secret scalars are ``!noisy.i32``; ``encode``,
-  ``decode`` and secret ``add/sub/mul`` print as ``noisy.*``; a plaintext operand of a
-  noisy op is encoded first; plaintext arithmetic stays in ``arith``.
-
-Integers print as ``arith.subi 0, x`` for ``neg`` (``parse_mlir`` reads that back as
-``neg``); management ops as ``mgmt.*`` (``noisy.reduce_noise`` in noisy programs) in the
-spelling HEIR's ``heir-opt`` reads: ``mgmt.relinearize``, ``mgmt.bootstrap``, and
-``mgmt.modreduce`` for a BGV modswitch on integers and a CKKS rescale on floats (the element
-type tells them apart when read back; the other pairing keeps eqsat's own
-``mgmt.modswitch`` / ``mgmt.rescale``, which HEIR does not have);
-``encode``/``decode`` outside noisy programs print as nothing (they are the identity on
-values there).  Programs a style cannot express raise ``IRError``.
+The styles and the spelling of each op are ``printer``'s (see its docstring); programs a
+style cannot express raise ``IRError``.
 """
 
 from __future__ import annotations
