@@ -151,3 +151,11 @@ def test_stage_times_tiny_writes_csv_and_png(tmp_path: Path) -> None:
     assert [r["kernel"] for r in rows] == ["sum_8"] and int(rows[0]["rotations"]) == 3
     assert float(rows[0]["saturate"]) > 0 and rows[0]["stop_reason"] == "saturated"
     assert (tmp_path / "t.csv").stat().st_size > 0 and (tmp_path / "t.png").stat().st_size > 0
+
+
+def test_printer_speed_tiny_writes_csv_and_png(tmp_path: Path) -> None:
+    rows = load("printer_speed").main(["--kernels", "sum_8", "--repeats", "2", "--out", str(tmp_path)])
+    assert {(r["program"], r["printer"]) for r in rows} == {
+        (p, q) for p in ("source", "optimized") for q in ("xdsl", "text")}
+    assert all(r["same"] and r["median_cpu_s"] > 0 for r in rows)
+    assert (tmp_path / "printer_speed.csv").exists() and (tmp_path / "printer_speed.png").stat().st_size > 0
