@@ -251,8 +251,10 @@ def optimize(
     timings["analyze"] = round(built.timings.get("serialize", 0.0), 4)  # the e-graph analysis, in the stage
     clock[0] = time.perf_counter()
     run, stopped_in = built.run, built.stopped_in
-    if built.js is not None and guard.post_reserve(built.size) > max(left(), 0.0) + OVERSHOOT_S \
-            and guard.post_reserve(built.size) > reserve:
+    # what is left of the stages after saturation: the noise analysis ran in the worker, and
+    # the ILPs take only the time left (their greedy answers as fallbacks): the plain stages
+    post = guard.post_reserve(built.size, analysed=False)
+    if built.js is not None and post > max(left(), 0.0) + OVERSHOOT_S and post > reserve:
         # extracting this e-graph would overrun the deadline by more than the allowed
         # overshoot even on a quiet machine (saturation kept half its time when the reserve was
         # larger: guard.py), and the source's own fallback is cheaper: it is the result

@@ -68,6 +68,15 @@ HAND_BACK_MIN_S = 1.0
 #: 2,000-op random arithmetic program, 10,776 e-nodes, 4.2 s after saturation (0.39 ms per
 #: node), and the 2x2 box blur of a 64x64 image from loops, 28,683 e-nodes, 3.4 s (0.12 ms)
 POST_S_PER_NODE = 0.4e-3
+#: the same for an e-graph above the noise analysis' bound (``analysis_nodes``): neither the
+#: analysis nor an automatic ILP extraction (``eqsat.pipeline.ILP_AUTO_NODES``, below that
+#: bound) runs on it, only the slot analyses, serialization, greedy extraction and the checks:
+#: twice the larger of two measurements (at load average 2.7 on 2 cores), the slot-uniform
+#: programs of 49 and 64 slots whose slot rules grew 44,043 and 57,632 e-nodes, 1.1 s and 1.8 s
+#: after saturation (25 and 31 us per node). At 0.4 ms per node, 16-23 s were reserved for
+#: them: saturation was stopped at a third of a 30 s budget and the e-graph it handed back
+#: was dropped for the source program, which has no vector form
+POST_S_PER_PLAIN_NODE = 60e-6
 #: the reserve never takes more than this share of the time left after loading: a big inert
 #: source under load (28,683 e-nodes at 3x slowdown reserves more than a 30 s budget) must
 #: still get iterations, or the result is the unoptimized source
@@ -80,12 +89,13 @@ MAX_RESERVE_SHARE = 0.5
 EARLY_MAX_NODES = 500
 
 
-def post_reserve(nodes: int, slowdown: float = 1.0) -> float:
+def post_reserve(nodes: int, slowdown: float = 1.0, analysed: bool = True) -> float:
     """The time to keep, before the call's deadline, for the stages after saturation of an
-    e-graph of ``nodes`` e-nodes: ``POST_S_PER_NODE`` per node, times ``slowdown`` -- the
+    e-graph of ``nodes`` e-nodes: ``POST_S_PER_NODE`` per node (``POST_S_PER_PLAIN_NODE`` when
+    the noise analysis will not run on it: not ``analysed``), times ``slowdown`` -- the
     worker's wall time over its CPU time so far (at least 1): a machine that gave the
     saturation half a core will stretch the later stages as much."""
-    return POST_S_PER_NODE * nodes * max(1.0, slowdown)
+    return (POST_S_PER_NODE if analysed else POST_S_PER_PLAIN_NODE) * nodes * max(1.0, slowdown)
 
 
 @dataclass
@@ -198,7 +208,8 @@ class _Supervisor:
         self.analysis_nodes = analysis_nodes
         self.deadline = deadline
         self.reserve = reserve
-        self.stop_at = time.perf_counter() + limits.time_s  # the saturation budget
+        self.budget_at = time.perf_counter() + limits.time_s  # the saturation budget
+        self.stop_at = self.budget_at
         self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-stage-", dir=scratch.root()))
         self.buf = b""
 
@@ -269,21 +280,27 @@ class _Supervisor:
         bytes_per_node = float(MIN_BYTES_PER_NODE)
         checkpoint = False
         checkpoint_pid = 0
+        checkpoint_nodes = 0  # the size of the e-graph the newest checkpoint would hand back
         reason = ""
         while True:
             for m in self._messages(msg_r, POLL_S):
                 if m["ev"] == "load":
                     loaded_at = start + float(m["s"])  # type: ignore[arg-type]
                     rss0, nodes0, checkpoint = int(m["rss"]), int(m["nodes"]), True  # type: ignore[call-overload]
-                    checkpoint_pid = int(m["ckpt"])  # type: ignore[call-overload]
+                    checkpoint_pid, checkpoint_nodes = int(m["ckpt"]), nodes0  # type: ignore[call-overload]
                 elif m["ev"] == "iter":
-                    checkpoint_pid = int(m["ckpt"])  # type: ignore[call-overload]
-                    # the whole call has one deadline: keep what the later stages need for this size
+                    nodes = int(m["nodes"])  # type: ignore[call-overload]
+                    if int(m["ckpt"]) != checkpoint_pid:  # type: ignore[call-overload]
+                        checkpoint_pid, checkpoint_nodes = int(m["ckpt"]), nodes  # type: ignore[call-overload]
+                    # the whole call has one deadline: keep what the later stages need for the
+                    # e-graph handed back (this iteration's or the newest checkpoint's, the larger
+                    # need); recomputed, not only lowered: past the analysis' bound it shrinks
                     slowdown = float(m["wall"]) / max(1e-3, float(m["cpu"]))  # type: ignore[arg-type]
-                    reserve = post_reserve(int(m["nodes"]), slowdown)  # type: ignore[call-overload]
+                    reserve = max(post_reserve(k, slowdown, k <= self.analysis_nodes)
+                                  for k in (nodes, checkpoint_nodes))
                     if loaded_at is not None:  # never all of it: saturation keeps half the time after loading
                         reserve = min(reserve, MAX_RESERVE_SHARE * max(0.0, self.deadline - loaded_at))
-                    self.stop_at = min(self.stop_at, self.deadline - reserve)
+                    self.stop_at = min(self.budget_at, self.deadline - reserve)
                     grown = int(m["nodes"]) - nodes0  # type: ignore[call-overload]
                     if grown > 1000:
                         bytes_per_node = max(bytes_per_node, (int(m["rss"]) - rss0) / grown)  # type: ignore[call-overload]

@@ -4,7 +4,8 @@ In: the ``Program`` being loaded (through ``VectorChains``, a base of ``Loader``
 every insertion chain (``insert`` chain or ``from_elements``) whose written elements are all
 one polynomial of reads relative to their slot (a shift-invariant template: a wrapping
 stencil, an element-wise polynomial; above ``SUMMARY_CHAIN_SLOTS`` written slots also one
-with per-slot coefficients, a zero-padded template whose edges mask reads), that writes
+with per-slot coefficients, a zero-padded template whose edges mask reads; at any length one
+with per-slot data, ``_per_slot_data``), that writes
 every slot or starts from zero, and that the template vectorizer turns into one vector form
 (``eqsat.egraph.vectorize``): the chain's elements and inner inserts are not loaded as live
 terms; the chain loads as a sum of ``Place`` terms over *inert* twins of its elements
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
-from eqsat.egraph.vectorize import ChainVectorizer, Poly
+from eqsat.egraph.vectorize import ChainVectorizer, Mono, Poly
 
 
 class VectorChains(ChainVectorizer):
@@ -120,9 +121,10 @@ class VectorChains(ChainVectorizer):
             if p is None:
                 return None
             polys[slot] = p
-        if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS:
-            # per-slot coefficients (zero padding, edges): the slot rules do better on a short
-            # chain; on a long one they lift every slot (``_vector_chain_instead``)
+        if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS and not _per_slot_data(polys):
+            # per-slot coefficients of a template's zero-padded edges: the slot rules do better
+            # on a short chain; on a long one, or with per-slot data, they lift every slot
+            # (``_vector_chain_instead``, ``_per_slot_data``)
             return None
         nonconst = {m for p in self._align_nested(polys).values() for m in p if m}
         if len(nonconst) > len(polys):
@@ -219,3 +221,60 @@ def _shift_invariant(polys: dict[int, Poly]) -> bool:
     if first is None:
         return False
     return all(p == first for p in polys.values())
+
+
+#: the most monomials ``_expanded`` makes of one slot's polynomial (beyond: undecided, and
+#: the chain is left as before)
+EXPAND_MAX_TERMS = 4096
+
+
+def _per_slot_data(polys: dict[int, Poly]) -> bool:
+    """The chain carries per-slot data (a dense tensor read at the slot, a per-slot constant),
+    not one template with zero-padded edges: in the slots' polynomials with their nested sums
+    multiplied out (``_expanded``), a monomial holds two different nonzero coefficients in two
+    slots, or the constant term differs between slots. Zero padding sets the reads past the
+    border to 0, which deletes the monomials holding them and leaves every other coefficient
+    as the template has it (the constant term in every slot). With per-slot data the slot rules
+    share nothing between slots: they lift each one to whole-vector terms and align it with
+    the rotations of the others (slot-uniform seed 166, ``dense0[i] * x0[i+1] + (x1[i-3] -
+    x2[i-1]) - 4`` zero-padded on 49 slots: 44,000 e-nodes after 16 iterations and 12 s, where
+    its vector form, complete at load, has 3 rotations; seed 47 of sizes up to 64, ``x0[i+3] *
+    x0[i-3] * dense0[i]`` on 26 slots: 23,500 e-nodes in 6 s; seed 634, the dense tensor inside
+    a product's sum, wrapping on 12 slots: 734,000 e-nodes in one iteration), so the chain
+    loads as that form with the source inert."""
+    seen: dict[Mono, int | float] = {}
+    constant: set[int | float] = set()
+    for p in polys.values():
+        flat = _expanded(p)
+        if flat is None:
+            return False
+        constant.add(flat.get((), 0))
+        for m, c in flat.items():
+            if seen.setdefault(m, c) != c:
+                return True
+    return len(constant) > 1
+
+
+def _expanded(p: Poly) -> Poly | None:
+    """``p`` with its nested sums (``("s", key)`` atoms) multiplied out: a polynomial over
+    reads and uniform scalars alone; None past ``EXPAND_MAX_TERMS`` monomials."""
+    out: Poly = {}
+    for m, c in p.items():
+        terms: Poly = {(): c}
+        for a in m:
+            factor = _expanded(dict(a[1])) if a[0] == "s" else {(a,): 1}
+            if factor is None:
+                return None
+            prod: Poly = {}
+            for x, cx in terms.items():
+                for y, cy in factor.items():
+                    k = tuple(sorted(x + y, key=repr))
+                    prod[k] = prod.get(k, 0) + cx * cy
+            terms = prod
+            if len(terms) > EXPAND_MAX_TERMS:
+                return None
+        for k, v in terms.items():
+            out[k] = out.get(k, 0) + v
+        if len(out) > EXPAND_MAX_TERMS:
+            return None
+    return {k: v for k, v in out.items() if v}

@@ -46,6 +46,9 @@ class SlotUniformCase:
     padding: str  # "zero" | "wrap"
     template: str
     distinct_reads: int  # distinct (input, offset) pairs read by the template
+    #: slots whose element is not zero by padding (all of them with wrap-around); a chain with
+    #: one such slot is one scalar computation placed in a vector, nothing to vectorize
+    live_slots: int = 0
 
 
 def _template(rng: random.Random, inputs: list[str], depth: int, dense: list[list[int]], size: int) -> Node:
@@ -202,6 +205,7 @@ def generate(seed: int, min_size: int = 4, max_size: int = 256) -> SlotUniformCa
         tensors[f"dense{k}"] = name
     zero = w.i16(0)
     lines_tail: list[str] = []
+    live = size if style == "loop" else 0
     if style == "loop":
         empty = w.fresh("empty")
         w.head.append(f"  {empty} = tensor.empty() : {w.ty}")
@@ -219,6 +223,7 @@ def generate(seed: int, min_size: int = 4, max_size: int = 256) -> SlotUniformCa
         for i in range(size):
             v = _emit_slot(w, template, i, padding, style == "swapped", tensors, "  ", {})
             vals.append(zero if v is None else v)
+            live += v is not None
         if style == "from_elements":
             out = w.fresh("out")
             w.body.append(f"  {out} = tensor.from_elements {', '.join(vals)} : {w.ty}")
@@ -247,7 +252,8 @@ def generate(seed: int, min_size: int = 4, max_size: int = 256) -> SlotUniformCa
         )
         + "\n"
     )
-    return SlotUniformCase(seed, text, size, tuple(inputs), style, padding, _show(template), len(_reads(template)))
+    return SlotUniformCase(seed, text, size, tuple(inputs), style, padding, _show(template), len(_reads(template)),
+                           live)
 
 
 def _leaves(t: Node) -> list[Node]:

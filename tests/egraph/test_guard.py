@@ -172,6 +172,19 @@ def test_post_reserve_grows_with_the_egraph_and_the_slowdown() -> None:
     assert post_reserve(10_000, slowdown=0.2) == post_reserve(10_000)  # more CPU than wall: no discount
 
 
+def test_post_reserve_of_an_egraph_past_the_analysis_bound_is_its_plain_stages() -> None:
+    """Above the noise analysis' bound neither the analysis nor an automatic ILP runs: the
+    reserve is the plain stages' (slot-uniform seed 166: 44,000 e-nodes took 1.1 s after
+    saturation, and the 17.6 s reserved for them stopped saturation early and dropped the
+    e-graph it handed back for the unvectorized source)."""
+    from eqsat.egraph.guard import POST_S_PER_NODE, POST_S_PER_PLAIN_NODE, post_reserve
+
+    assert POST_S_PER_PLAIN_NODE < POST_S_PER_NODE
+    assert post_reserve(44_000, analysed=False) == pytest.approx(44_000 * POST_S_PER_PLAIN_NODE)
+    assert post_reserve(44_000, slowdown=2.0, analysed=False) == pytest.approx(2 * post_reserve(44_000, analysed=False))
+    assert post_reserve(44_000, analysed=False) < 3.0 < post_reserve(44_000)
+
+
 def test_a_worker_that_fails_while_loading_reports_instead_of_hanging() -> None:
     # An error inside Session() leaves the half-built session's egglog e-graph to the error's
     # traceback only; clearing it dropped the e-graph, and in a fork of a process whose egglog

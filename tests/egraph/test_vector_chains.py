@@ -214,3 +214,17 @@ def test_a_long_zero_padded_product_chain_loads_as_its_vector_form() -> None:
     assert equal_on_random_inputs(long, res.program)
     ops = res.report["after"]["ops"]  # type: ignore[index]
     assert ops.get("rotate", 0) == 2 and ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0, ops
+
+
+def test_per_slot_data_is_a_coefficient_that_differs_between_slots() -> None:
+    """Zero padding deletes monomials (a read past the border is 0) and keeps every other
+    coefficient and the constant term; per-slot data (a dense tensor read at the slot, a
+    per-slot constant) changes a coefficient or the constant from slot to slot."""
+    from eqsat.egraph.vector_chains import _per_slot_data
+
+    a, b = ("r", 1, 1), ("r", 1, 3)
+    edges = {0: {(a,): 2, (): -4}, 1: {(a,): 2, (b,): -1, (): -4}, 2: {(b,): -1, (): -4}}
+    assert not _per_slot_data(edges)
+    assert _per_slot_data({**edges, 3: {(a,): 5, (b,): -1, (): -4}})  # a dense coefficient
+    assert _per_slot_data({**edges, 3: {(a,): 2, (b,): -1, (): 7}})  # a per-slot constant
+    assert _per_slot_data({**edges, 3: {(a,): 2, (b,): -1}})  # no constant in one slot

@@ -218,8 +218,13 @@ def test_polynomial_degree_4_under_all_beats_horner() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("d", "muls"), [(6, 4), (8, 5)])
 def test_polynomial_under_all_schedule(d: int, muls: int) -> None:
+    """The rules put a program of at most ``muls`` products in the e-graph; the exact
+    extraction finds it. Under ``auto`` the proof stops once the best program has not improved
+    for ``eqsat.milp.PROOF_STALL_S`` (0.5 s): here the best start (5 and 7 products) stands
+    for 0.5 s and the optimum comes later (0.67 s and 2.7 s of CPU), so ``auto`` returns the
+    start with ``proven`` False, as documented; this test is about the rules."""
     prog = polynomial(d)
-    res = optimize(prog, "bgv", rules="all")
+    res = optimize(prog, "bgv", rules="all", extraction="ilp")
     assert res.report["after"]["ops"]["mul"] <= muls < d - 1
     assert same_values(prog, res.program)
 
