@@ -165,3 +165,33 @@ def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) ->
     assert _served(server_env) == before + 1
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert warm.returncode == 0 and b"tensor_ext.rotate" in warm.stdout
+
+
+def test_the_warm_up_runs_no_solver_or_thread_in_the_server() -> None:
+    """A request is a fork of the server: a thread pool started in the server (HiGHS starts
+    one on its first solve, egglog on its first run) has no threads in the fork, and a request
+    that used it would wait forever. The warm-up must leave the server as it found it."""
+    code = (
+        "import os, threading, highspy, json\n"
+        "runs = []\n"
+        "class Spy(highspy.Highs):\n"
+        "    def run(self, *a, **k):\n"
+        "        runs.append(1)\n"
+        "        return super().run(*a, **k)\n"
+        "highspy.Highs = Spy\n"
+        "from eqsat import serve\n"
+        "before = len(os.listdir('/proc/self/task'))\n"
+        "serve.warm()\n"
+        "print(json.dumps([len(runs), before, len(os.listdir('/proc/self/task')), threading.active_count()]))\n"
+    )
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("no /proc to count threads")
+    env = {**os.environ}
+    env.pop("EQSAT_IN_PROCESS", None)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    import json
+
+    runs, before, after, python_threads = json.loads(p.stdout.strip().splitlines()[-1])
+    assert runs == 0
+    assert after == before and python_threads == 1
