@@ -242,8 +242,10 @@ def optimize(
                                             max(0.0, left() - min(reserve, MAX_RESERVE_SHARE * left()))))
     ahead = SourceAhead(prog, scheme, cost_table, max_level, bootstrap, ahead_ilp_time, summarize,
                         (lambda: source_evaluations(prog)) if verify != "off" else None)
-    built = guard.build(prog, families, sat_limits, analysis_nodes, deadline, reserve, beside=ahead)
-    ahead.join()  # what it computed is used below; no two ILPs at once
+    try:
+        built = guard.build(prog, families, sat_limits, analysis_nodes, deadline, reserve, beside=ahead)
+    finally:  # also when the stage failed: no thread may outlive the call (a later fork copies it)
+        ahead.join()  # what it computed is used below; no two ILPs at once
     for stage in ("load", "saturate"):
         timings[stage] = round(built.timings.get(stage, 0.0), 4)
         if progress is not None:

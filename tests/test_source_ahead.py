@@ -62,3 +62,32 @@ def test_nothing_ahead_without_time_for_an_ilp() -> None:
     assert work2.before(0.0) is None  # the point of use has no time for an ILP: in order
     got = work2.before(1.0)
     assert got is not None and got[1] is True  # pow8 multiplies: placed by mgmt.manage
+
+
+def test_no_thread_outlives_a_failed_stage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch run forks the next kernel's worker after a failure: the thread must be gone."""
+    import threading
+    import time
+
+    from eqsat.egraph import guard
+
+    prog = parse_mlir((EXAMPLES / "pow8.mlir").read_text())[0]
+
+    real_summary = pipeline.summarize
+    ran: list[float] = []
+
+    def slow_summary(*args: object, **kwargs: object) -> dict[str, object]:
+        time.sleep(0.3)
+        ran.append(time.perf_counter())
+        return real_summary(*args, **kwargs)  # type: ignore[arg-type]
+
+    def failing_build(*args: object, beside: object = None, **kwargs: object) -> object:
+        beside.start()  # type: ignore[attr-defined]
+        raise RuntimeError("the stage failed")
+
+    monkeypatch.setattr(pipeline, "summarize", slow_summary)
+    monkeypatch.setattr(guard, "build", failing_build)
+    with pytest.raises(RuntimeError, match="the stage failed"):
+        pipeline.optimize(prog, "bgv")
+    assert [t for t in threading.enumerate() if t.name == "eqsat-source-ahead"] == []
+    assert len(ran) == 1  # the thread had started its work, and was waited for
