@@ -170,7 +170,8 @@ def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) ->
 def test_the_warm_up_runs_no_solver_or_thread_in_the_server() -> None:
     """A request is a fork of the server: a thread pool started in the server (HiGHS starts
     one on its first solve, egglog on its first run) has no threads in the fork, and a request
-    that used it would wait forever. The warm-up must leave the server as it found it."""
+    that used it would wait forever. The warm-up runs no HiGHS solve (egglog runs only in the
+    stage's forked worker) and leaves no Python thread running."""
     code = (
         "import os, threading, highspy, json\n"
         "runs = []\n"
@@ -193,5 +194,7 @@ def test_the_warm_up_runs_no_solver_or_thread_in_the_server() -> None:
     import json
 
     runs, before, after, python_threads = json.loads(p.stdout.strip().splitlines()[-1])
-    assert runs == 0
-    assert after == before and python_threads == 1
+    # native threads may come and go with the libraries' own pools (OpenBLAS restarts its pool
+    # in a fork by itself); what must not be there is a HiGHS solve or a Python thread
+    assert runs == 0, (runs, before, after)
+    assert python_threads == 1, (before, after, python_threads)
