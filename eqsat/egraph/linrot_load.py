@@ -39,28 +39,66 @@ def realize(t: Tables, lin: int, v: int, p: str, n: int) -> bool:
     return Realizer(t, n).realize(lin, v, p)
 
 
-class Realizer:
-    """The ``slots`` realization rules at load, over the polynomials of one slot count ``n``;
-    remembers each ``LinRot(base, key)`` it made and whether it is realized."""
+class RowRealizer:
+    """What the load-time realizations of one keyed constructor (``LinRot`` here, ``ProdRot`` in
+    ``eqsat.egraph.prodrot_load``) share: the rows they make (counted against ``MAX_ROWS``), each
+    ``OP(base, key)`` row memoized with whether it is realized, a cycle realizing nothing, and
+    the alternatives unioned into the row.  A subclass gives ``OP`` and ``realize``."""
+
+    OP = ""
 
     def __init__(self, t: Tables, n: int) -> None:
         self.t = t
         self.n = n
         self.memo: dict[tuple[int, str], int] = {}
-        self.done: dict[int, bool] = {}  # a LinRot row -> realized (False while in progress)
+        self.done: dict[int, bool] = {}  # a row -> realized (False while in progress)
         self.rows = 0
 
     def _node(self, op: str, *args: int | str) -> int:
         self.rows += 1
         return self.t.node(op, *args)
 
-    def linrot(self, v: int, p: str) -> tuple[int, bool]:
-        """The row of ``LinRot(v, p)``, realized (memoized by base and key), and whether it is."""
+    def row(self, v: int, p: str) -> tuple[int, bool]:
+        """The row of ``OP(v, p)``, realized (memoized by base and key), and whether it is."""
         got = self.memo.get((v, p))
         if got is not None:
             return got, self.done.get(got, False)
-        lin = self._node("LinRot", v, p, self.n)
-        return lin, self.realize(lin, v, p)
+        row = self._node(self.OP, v, p, self.n)
+        return row, self.realize(row, v, p)
+
+    def realize(self, row: int, v: int, p: str) -> bool:
+        raise NotImplementedError
+
+    def _begin(self, row: int, v: int, p: str) -> bool | None:
+        """Whether ``row`` is realized already (or in progress: False), or None: realize it now."""
+        if row in self.done:
+            return self.done[row]
+        self.memo[(v, p)] = row
+        self.done[row] = False  # a cycle through ``row`` realizes nothing
+        if self.rows > MAX_ROWS:
+            return False  # saturation takes the rest
+        return None
+
+    def _settle(self, row: int, alts: list[tuple[int, bool]]) -> bool:
+        """Union the alternatives (row, realized) into ``row``; whether one of them is realized."""
+        ok = False
+        for alt, alt_ok in alts:
+            ok = ok or alt_ok
+            if alt != row:
+                self.t.unions.append((row, alt))
+        self.done[row] = ok
+        return ok
+
+
+class Realizer(RowRealizer):
+    """The ``slots`` realization rules at load, over the polynomials of one slot count ``n``;
+    remembers each ``LinRot(base, key)`` it made and whether it is realized."""
+
+    OP = "LinRot"
+
+    def linrot(self, v: int, p: str) -> tuple[int, bool]:
+        """The row of ``LinRot(v, p)``, realized (memoized by base and key), and whether it is."""
+        return self.row(v, p)
 
     def gather(self, lin: int, v: int, p: str, k: int, sel: str) -> tuple[int, bool]:
         """``Gather(LinRot(v, p), k, sel)`` (``lin`` its ``LinRot`` row, not yet realized) with
@@ -100,12 +138,9 @@ class Realizer:
     def realize(self, lin: int, v: int, p: str) -> bool:
         """Realize the row ``lin`` = ``LinRot(v, p)``; whether it is realized."""
         n = self.n
-        if lin in self.done:
-            return self.done[lin]
-        self.memo[(v, p)] = lin
-        self.done[lin] = False  # a cycle through ``lin`` realizes nothing
-        if self.rows > MAX_ROWS:
-            return False  # saturation takes the rest
+        known = self._begin(lin, v, p)
+        if known is not None:
+            return known
         alts: list[tuple[int, bool]] = []
         if p == o.mono(0, 1, n):  # lin-one
             alts.append((v, True))
@@ -137,10 +172,4 @@ class Realizer:
                 inner, inner_ok = self.linrot(v, f)
                 outer, outer_ok = self.linrot(inner, o.factor_outer(p, n, j))
                 alts.append((outer, inner_ok and outer_ok))
-        ok = False
-        for alt, alt_ok in alts:
-            ok = ok or alt_ok
-            if alt != lin:
-                self.t.unions.append((lin, alt))
-        self.done[lin] = ok
-        return ok
+        return self._settle(lin, alts)

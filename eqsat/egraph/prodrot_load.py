@@ -20,45 +20,26 @@ e-nodes, for the four rotations the factorization states at once
 
 from __future__ import annotations
 
-from eqsat.egraph.tables import Tables
+from eqsat.egraph.linrot_load import RowRealizer
 from eqsat.rulespec import slot_oracles as o
 
-#: at most this many rows per realization (as ``eqsat.egraph.linrot_load.MAX_ROWS``)
-MAX_ROWS = 20_000
 
-
-class ProdRealizer:
+class ProdRealizer(RowRealizer):
     """The ``slots`` product rules at load, over the offset sets of one slot count ``n``;
     remembers each ``ProdRot(base, key)`` it made and whether it is realized."""
 
-    def __init__(self, t: Tables, n: int) -> None:
-        self.t = t
-        self.n = n
-        self.memo: dict[tuple[int, str], int] = {}
-        self.done: dict[int, bool] = {}  # a ProdRot row -> realized (False while in progress)
-        self.rows = 0
-
-    def _node(self, op: str, *args: int | str) -> int:
-        self.rows += 1
-        return self.t.node(op, *args)
+    OP = "ProdRot"
 
     def prodrot(self, v: int, p: str) -> tuple[int, bool]:
         """The row of ``ProdRot(v, p)``, realized (memoized by base and key), and whether it is."""
-        got = self.memo.get((v, p))
-        if got is not None:
-            return got, self.done.get(got, False)
-        row = self._node("ProdRot", v, p, self.n)
-        return row, self.realize(row, v, p)
+        return self.row(v, p)
 
     def realize(self, row: int, v: int, p: str) -> bool:
         """Realize the row ``row`` = ``ProdRot(v, p)``; whether it is realized."""
         n = self.n
-        if row in self.done:
-            return self.done[row]
-        self.memo[(v, p)] = row
-        self.done[row] = False  # a cycle through ``row`` realizes nothing
-        if self.rows > MAX_ROWS:
-            return False  # saturation takes the rest
+        known = self._begin(row, v, p)
+        if known is not None:
+            return known
         alts: list[tuple[int, bool]] = []
         if p == o.mono(0, 1, n):  # prod-one
             alts.append((v, True))
@@ -77,10 +58,4 @@ class ProdRealizer:
                 inner, inner_ok = self.prodrot(v, f)
                 outer, outer_ok = self.prodrot(inner, o.ones_factor_outer(p, n, j))
                 alts.append((outer, inner_ok and outer_ok))
-        ok = False
-        for alt, alt_ok in alts:
-            ok = ok or alt_ok
-            if alt != row:
-                self.t.unions.append((row, alt))
-        self.done[row] = ok
-        return ok
+        return self._settle(row, alts)
