@@ -385,6 +385,11 @@ def _norm_number(v: object, ty: Type) -> int | float:
     return v
 
 
+def has_mgmt(prog: Program) -> bool:
+    """Whether a live node of ``prog`` is a management op (``MGMT_OPS``)."""
+    return any(prog.nodes[i].op in MGMT_OPS for i in prog.live())
+
+
 def op_counts(prog: Program) -> dict[str, int]:
     """Ciphertext-operation counts with DESIGN.md's vocabulary (absent = 0).
 

@@ -24,7 +24,7 @@ from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
 from eqsat.extract.dag import ExtractionError, greedy_dag, refine, to_program
 from eqsat.interp import PLAINTEXT_MODULUS, WidthError, evaluate, random_inputs, results_equal, width_violations
-from eqsat.ir import Program, multiplicative_depth, op_counts
+from eqsat.ir import Program, has_mgmt, multiplicative_depth, op_counts
 from eqsat.models import noisy as noise
 from eqsat.models.cost import CostTable, table
 from eqsat.models.hoisting import program_cost
@@ -72,16 +72,10 @@ def noise_summary(prog: Program, scheme: str, managed: bool = False) -> dict[str
 
     base = mgmt.strip_mgmt(prog)
     levels = mgmt.levels_needed(base, scheme)
-    managed_prog = prog if managed or _has_mgmt(prog) else mgmt.manage(base, scheme, levels)
+    managed_prog = prog if managed or has_mgmt(prog) else mgmt.manage(base, scheme, levels)
     rep = mgmt.check(managed_prog, scheme, levels).to_json()
     rep["levels_needed"] = levels
     return rep
-
-
-def _has_mgmt(prog: Program) -> bool:
-    from eqsat.ir import MGMT_OPS
-
-    return any(prog.nodes[i].op in MGMT_OPS for i in prog.live())
 
 
 def as_printed(prog: Program) -> Program:
@@ -369,17 +363,17 @@ def optimize(
     before_prog, before_managed = prog, False
     # the before side: computed while the worker saturated (``ahead``) unless the source is the
     # result (no e-graph) or the time left allows no placement ILP (then computed here, as before)
-    before_ahead = None if view is None and not _has_mgmt(prog) else ahead.before(
-        ilp_time() if scheme != "noisy" and not _has_mgmt(prog) else 1.0)
+    before_ahead = None if view is None and not has_mgmt(prog) else ahead.before(
+        scheme == "noisy" or has_mgmt(prog) or ilp_time() > 0)
     if before_ahead is not None:
         before_prog, before_managed, _ = before_ahead
     elif scheme == "noisy":
         # as written, with plaintext operands encoded as the dialect prints them: the input
         # returned unchanged (below) then reports what its printed text reads back as
         before_prog = noise.encode_plain_operands(prog)
-    elif view is None and not _has_mgmt(prog):
+    elif view is None and not has_mgmt(prog):
         before_prog, before_managed = after_prog, True  # the source, managed once
-    elif not _has_mgmt(prog):
+    elif not has_mgmt(prog):
         try:
             before_prog, before_managed = mgmt.manage(source, scheme, max_level, bootstrap=bootstrap,
                                                       time_limit=ilp_time()), True
@@ -406,7 +400,7 @@ def optimize(
     _check_widths(after_prog)
     if scheme == "noisy" and before["noise"]["legal"] and after["cost"] > before["cost"]:  # type: ignore[index, operator]
         after_prog, after = before_prog, before  # never return something costlier than what came in
-    elif (scheme != "noisy" and (before_managed or _has_mgmt(before_prog)) and before["noise"]["legal"]  # type: ignore[index]
+    elif (scheme != "noisy" and (before_managed or has_mgmt(before_prog)) and before["noise"]["legal"]  # type: ignore[index]
           and after["cost"] > before["cost"]):  # type: ignore[operator]
         # the same for BGV/CKKS, management paid on both sides: the extracted program was no
         # costlier than the source before placement, but may need more rescales/modswitches

@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from eqsat.ir import Program
+from eqsat.ir import Program, has_mgmt
 from eqsat.models.cost import CostTable
 
 
@@ -78,7 +78,7 @@ class SourceAhead:
         prog = self.prog
         if self.scheme == "noisy":
             before, managed = noise.encode_plain_operands(prog), False
-        elif not _has_mgmt(prog):
+        elif not has_mgmt(prog):
             try:
                 before, managed = mgmt.manage(mgmt.strip_mgmt(prog), self.scheme, self.max_level,
                                               bootstrap=self.bootstrap, time_limit=ilp_time), True
@@ -89,12 +89,13 @@ class SourceAhead:
         return before, managed, self._summarize(before, self.costs, self.scheme, managed=managed)
 
     # -- answers -------------------------------------------------------------------------------
-    def before(self, ilp_time: float) -> tuple[Program, bool, dict[str, object]] | None:
+    def before(self, ilp_allowed: bool = True) -> tuple[Program, bool, dict[str, object]] | None:
         """The before side computed ahead (its error raised here), or None: not computed, or
-        ``ilp_time`` 0 (the in-order computation would have placed without an ILP)."""
+        ``ilp_allowed`` False (no time left for a placement ILP: the in-order computation would
+        have placed without one)."""
         self.join()
         got = self._before
-        if got is None or ilp_time <= 0:
+        if got is None or not ilp_allowed:
             return None
         if isinstance(got, BaseException):
             raise got
@@ -107,9 +108,3 @@ class SourceAhead:
         if isinstance(got, BaseException):
             raise got
         return got
-
-
-def _has_mgmt(prog: Program) -> bool:
-    from eqsat.ir import MGMT_OPS
-
-    return any(prog.nodes[i].op in MGMT_OPS for i in prog.live())

@@ -45,7 +45,7 @@ def test_an_error_ahead_is_raised_where_it_is_used() -> None:
     work = SourceAhead(prog, "bgv", table("bgv"), None, False, lambda: 1.0, broken, None)
     work.start()
     with pytest.raises(RuntimeError, match="summary failed"):
-        work.before(1.0)
+        work.before()
     assert work.evaluations() is None
 
 
@@ -54,13 +54,13 @@ def test_nothing_ahead_without_time_for_an_ilp() -> None:
     work = SourceAhead(prog, "bgv", table("bgv"), None, False, lambda: 0.0, pipeline.summarize,
                        lambda: pipeline.source_evaluations(prog))
     work.start()
-    assert work.before(1.0) is None  # computed in order instead
+    assert work.before() is None  # computed in order instead
     evals = work.evaluations()
     assert evals is not None and len(evals) == 3
     work2 = SourceAhead(prog, "bgv", table("bgv"), None, False, lambda: 1.0, pipeline.summarize, None)
     work2.start()
-    assert work2.before(0.0) is None  # the point of use has no time for an ILP: in order
-    got = work2.before(1.0)
+    assert work2.before(ilp_allowed=False) is None  # the point of use has no time for an ILP: in order
+    got = work2.before()
     assert got is not None and got[1] is True  # pow8 multiplies: placed by mgmt.manage
 
 
