@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 _NAME = r"%[A-Za-z_$.\-0-9][\w$.\-]*"
 _SCALAR = r"(?:i[1-9]\d*|f16|f32|f64|bf16|index)"
 _TYPE = rf"(?:{_SCALAR}|tensor<(?:\d+x)+{_SCALAR}>)"
-_END = r"(?=[ \t]*(?://[^\n]*)?(?:\n|\Z))"
+_END = r"(?=[ \t]*(?://[^\n]*)?\r?(?:\n|\Z))"  # CRLF line ends too
 _HEAD = rf"(?P<res>{_NAME})[ \t]*=[ \t]*"
 _LINES = {
     "const": re.compile(rf"{_HEAD}arith\.constant[ \t]+(?P<val>-?\d+)[ \t]*:[ \t]*(?P<ty>{_SCALAR}){_END}"),

@@ -90,6 +90,23 @@ func.func @f(%v: tensor<8xi16>, %s: i16) -> tensor<8xi16> {
     assert taken == ["arith.constant", "tensor_ext.rotate", "tensor.insert"]
 
 
+def test_crlf_line_ends_take_the_short_cut_and_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "examples/sum_8.mlir").read_text().replace("\n", "\r\n")
+    _same(text)
+    taken: list[str] = []
+    real = fast_ops.parse_line
+
+    def counting(parser, text, start, name_at):  # type: ignore[no-untyped-def]
+        op = real(parser, text, start, name_at)
+        if op is not None:
+            taken.append(op.name)
+        return op
+
+    monkeypatch.setattr(fast_ops, "parse_line", counting)
+    _read(text, True)
+    assert len(taken) == 23
+
+
 BODY = """func.func @f(%a: i16, %b: i32, %t: tensor<4xi16>, %x: f32) -> i16 {{
   %c1 = arith.constant 1 : index
   {line}
