@@ -610,6 +610,9 @@ def main(argv: Sequence[str] | None = None, offer: bool = True) -> int:
         forwarded = forward(sys.argv[1:])
         if forwarded is not None:
             return forwarded
+        from eqsat.client import start_in_background
+
+        start_in_background(sys.argv[1:])
     # as the ``eqsat`` command (no argv given), the first input's budget counts from process start
     started = _process_start() if argv is None else None
     args = (_PREBUILT or build_parser()).parse_args(argv)

@@ -39,6 +39,14 @@ _DEPENDENCIES = ("egglog", "xdsl", "highspy")
 PROTOCOL = 1
 #: the environment variable that keeps every command in its own process
 NO_SERVER_ENV = "EQSAT_NO_SERVER"
+#: ``0`` here: a command that finds no server does not start one (it still uses one that runs)
+AUTOSTART_ENV = "EQSAT_AUTOSTART"
+#: a server started by a command (not by ``eqsat serve start``) stops after this long unused
+AUTOSTART_IDLE_S = 900.0
+#: the commands that start a server when none runs: the ones that optimize or run a program
+#: (``serve`` manages servers itself; ``fuzz`` runs its own long-lived workers)
+AUTOSTART_COMMANDS = ("optimize", "explain", "run")
+_KEY: list[str] = []  # this process's server key, computed once
 
 
 def _find(name: str, path: Any = None) -> Any:
@@ -111,7 +119,11 @@ def socket_dir() -> Path:
 
 
 def _socket_file(key: str | None = None) -> str:
-    return os.path.join(_socket_dir(), f"serve-{key or server_key()}.sock")
+    if key is None:
+        if not _KEY:
+            _KEY.append(server_key())
+        key = _KEY[0]
+    return os.path.join(_socket_dir(), f"serve-{key}.sock")
 
 
 def socket_path(key: str | None = None) -> Path:
@@ -220,3 +232,49 @@ def forward(argv: list[str]) -> int | None:
         return 1
     return int(done["exit"])
 
+
+def start_in_background(argv: list[str]) -> int | None:
+    """After ``forward`` found no server: start one in the background for the commands that
+    follow (this one runs in its own process meanwhile), as a build tool starts its daemon.
+    Its pid, or None when none was started: ``EQSAT_NO_SERVER=1``, ``EQSAT_IN_PROCESS=1`` or
+    ``EQSAT_AUTOSTART=0`` in the environment, a command other than ``AUTOSTART_COMMANDS``
+    (or asking for ``--help``), or a server of this installation that runs or is starting (it
+    holds the lock file beside the socket).  The server stops after ``AUTOSTART_IDLE_S``
+    seconds without a request, writes its log beside its socket, and replaces the servers of
+    older versions of this installation (``eqsat.serve``).  On a terminal one line on stderr
+    says so."""
+    env = os.environ
+    if "1" in (env.get(NO_SERVER_ENV), env.get("EQSAT_IN_PROCESS")) or env.get(AUTOSTART_ENV) == "0":
+        return None
+    if not argv or argv[0] not in AUTOSTART_COMMANDS or "-h" in argv or "--help" in argv:
+        return None
+    import fcntl
+
+    path = _socket_file()
+    stem = path[: -len(".sock")]
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(stem + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a server that runs or starts
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    # ``-P``: not the caller's folder first on the module path (it may hold another ``eqsat``)
+    cmd = [sys.executable, "-P", "-m", "eqsat.serve", "--idle-timeout", str(AUTOSTART_IDLE_S)]
+    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 1, stem + ".log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600),
+               (os.POSIX_SPAWN_DUP2, 1, 2)]
+    try:
+        pid = os.posix_spawn(sys.executable, cmd, dict(env), file_actions=actions, setsid=True)
+    except OSError:
+        return None
+    if os.isatty(2):
+        print(f"eqsat: a server starts in the background (pid {pid}) to run the next commands without "
+              f"the start-up cost; `eqsat serve stop` ends it, {AUTOSTART_ENV}=0 turns this off",
+              file=sys.stderr)
+    return pid

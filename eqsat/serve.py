@@ -94,6 +94,19 @@ def warm() -> list[str]:
     return failed
 
 
+def _stop_older(path: Path) -> None:
+    """Stop the servers in ``path``'s folder that run this interpreter under another key: older
+    versions of this installation (its sources were edited, or it was reinstalled), which no
+    command of it can reach any more."""
+    for other in sorted(path.parent.glob("serve-*.sock")):
+        if other == path:
+            continue
+        info = client.status(other)
+        if info is not None and info.get("python") == sys.executable and client.stop(other) is not None:
+            print(f"eqsat serve: stopped pid {info.get('pid')} on {other}, an older version of this "
+                  "installation", file=sys.stderr, flush=True)
+
+
 class _Stop(Exception):
     pass
 
@@ -113,6 +126,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
     except OSError:
         print(f"eqsat serve: a server already runs on {path}", file=sys.stderr)
         return 3
+    _stop_older(path)
     warm()
     gc.collect()  # the warm-up's garbage, not frozen with the rest
     # everything imported so far lives as long as the server: out of the garbage collector's

@@ -57,7 +57,7 @@ def run_batch(files: list[Path], extra: list[str], warm: bool = True,
     another source tree of the project (e.g. ``git archive`` of an older commit) imported
     instead of the installed one (first on ``PYTHONPATH``, same interpreter and packages)."""
     exe = [sys.executable, "-c", WARM_CHILD] if warm or tree else [str(Path(sys.executable).parent / "eqsat")]
-    env = dict(os.environ)
+    env = dict(os.environ, EQSAT_NO_SERVER="1")  # the stages of this process, not of a server's fork
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH", "")) if p)
     with tempfile.TemporaryDirectory() as tmp:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+
+# a command that finds no server starts one in the background (``eqsat.client.start_in_background``):
+# not for the suite's commands, which would leave servers running after it (the tests of that
+# behaviour ask for it explicitly)
+os.environ["EQSAT_AUTOSTART"] = "0"
 
 
 @pytest.fixture(autouse=True)

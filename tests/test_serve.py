@@ -198,3 +198,93 @@ def test_the_warm_up_runs_no_solver_or_thread_in_the_server() -> None:
     # in a fork by itself); what must not be there is a HiGHS solve or a Python thread
     assert runs == 0, (runs, before, after)
     assert python_threads == 1, (before, after, python_threads)
+
+
+def _wait_for_server(env: dict[str, str], seconds: float = 240.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if _run(["serve", "status"], env)[0] == 0:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_a_command_that_finds_no_server_starts_one_for_the_next(tmp_path: Path) -> None:
+    """The first command runs in its own process and starts a server in the background; the
+    next commands are served by it, with the same output; ``serve stop`` ends it."""
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    for name in ("EQSAT_NO_SERVER", "EQSAT_AUTOSTART"):
+        env.pop(name, None)
+    args = ["optimize", str(EXAMPLES / "sum_8.mlir")]
+    try:
+        first = _run(args, env)
+        assert first[0] == 0 and b"tensor_ext.rotate" in first[1], first[2]
+        assert list((tmp_path / "eqsat").glob("serve-*.log"))  # started (its log is open)
+        assert _wait_for_server(env)
+        before = _served(env)
+        second = _run(args, env)
+        assert _served(env) == before + 1
+        assert second == first
+        assert len(list((tmp_path / "eqsat").glob("serve-*.sock"))) == 1
+    finally:
+        _run(["serve", "stop"], env)
+    assert not list((tmp_path / "eqsat").glob("serve-*.sock"))
+
+
+@pytest.mark.parametrize(("args", "extra"), [
+    (["optimize", str(EXAMPLES / "sum_8.mlir")], {"EQSAT_AUTOSTART": "0"}),
+    (["optimize", str(EXAMPLES / "sum_8.mlir")], {"EQSAT_NO_SERVER": "1"}),
+    (["optimize", "--help"], {}),
+    (["serve", "status"], {}),
+])
+def test_no_server_is_started_when_asked_not_to_or_for_no_work(
+        tmp_path: Path, args: list[str], extra: dict[str, str]) -> None:
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path), **extra}
+    if "EQSAT_AUTOSTART" not in extra:
+        env.pop("EQSAT_AUTOSTART", None)
+    code, _, err = _run(args, env)
+    assert code in (0, 3), err
+    # a server started by the command would have its log file open before the command ended
+    assert not list(tmp_path.glob("eqsat/serve-*.log"))
+
+
+def test_a_starting_server_replaces_older_versions_of_this_installation(tmp_path: Path) -> None:
+    """``eqsat.serve._stop_older``: a server in the folder that runs this interpreter under
+    another key (an older version of the sources) is stopped; one of another interpreter is not."""
+    import json
+    import socket
+    import threading
+
+    from eqsat import serve
+
+    stops: list[str] = []
+
+    def fake(name: str, python: str) -> socket.socket:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(tmp_path / f"serve-{name}.sock"))
+        listener.listen(4)
+
+        def answer() -> None:
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:
+                    return
+                with conn:
+                    op = json.loads(conn.makefile().readline())["op"]
+                    if op == "stop":
+                        stops.append(name)
+                    conn.sendall((json.dumps({"pid": 1, "python": python, "served": 0}) + "\n").encode())
+
+        threading.Thread(target=answer, daemon=True).start()
+        return listener
+
+    listeners = [fake("old", sys.executable), fake("other", "/elsewhere/bin/python3")]
+    try:
+        serve._stop_older(tmp_path / "serve-new.sock")
+    finally:
+        for listener in listeners:
+            listener.close()
+    assert stops == ["old"]
