@@ -246,11 +246,9 @@ class _Spare:
     def take(self, conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> int:
         """Hand the request over; the spare's pid, or 0 when it cannot take it (the caller
         forks instead).  Either way this spare is used up."""
-        import json
-
         pid = 0
         if self.ready():
-            data = (json.dumps(msg) + "\n").encode()
+            data = client.pack(msg)
             try:
                 sent = socket.send_fds(self.sock, [data], [conn.fileno(), *fds])
             except OSError:
@@ -283,20 +281,24 @@ def _reaped(children: set[int]) -> set[int]:
 
 
 def _receive(conn: socket.socket, timeout: float | None = 10.0, max_fds: int = 3) -> tuple[dict[str, Any], list[int]]:
-    """The request (one JSON line) and the descriptors sent with it."""
-    import json
-
+    """The request (``eqsat.client.pack``'s format) and the descriptors sent with it."""
     conn.settimeout(timeout)
     data, fds, _, _ = socket.recv_fds(conn, 1 << 16, max_fds)
-    if not data:
-        raise ValueError("no request")
-    while not data.endswith(b"\n"):
-        chunk = conn.recv(1 << 16)
-        if not chunk:
-            raise ValueError("incomplete request")
-        data += chunk
+    fds = list(fds)
+    try:
+        if not data:
+            raise ValueError("no request")
+        while (msg := client.unpack(data)) is None:
+            chunk = conn.recv(1 << 16)
+            if not chunk:
+                raise ValueError("incomplete request")
+            data += chunk
+    except (ValueError, EOFError, TypeError, OSError):
+        for fd in fds:
+            os.close(fd)
+        raise ValueError("not a request") from None
     conn.settimeout(None)
-    return json.loads(data), list(fds)
+    return msg, fds
 
 
 def _stdio() -> None:

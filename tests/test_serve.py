@@ -253,11 +253,10 @@ def test_no_server_is_started_when_asked_not_to_or_for_no_work(
 def test_a_starting_server_replaces_older_versions_of_this_installation(tmp_path: Path) -> None:
     """``eqsat.serve._stop_older``: a server in the folder that runs this interpreter under
     another key (an older version of the sources) is stopped; one of another interpreter is not."""
-    import json
     import socket
     import threading
 
-    from eqsat import serve
+    from eqsat import client, serve
 
     stops: list[str] = []
 
@@ -273,10 +272,10 @@ def test_a_starting_server_replaces_older_versions_of_this_installation(tmp_path
                 except OSError:
                     return
                 with conn:
-                    op = json.loads(conn.makefile().readline())["op"]
-                    if op == "stop":
+                    msg = client.Messages(conn).next()
+                    if msg is not None and msg["op"] == "stop":
                         stops.append(name)
-                    conn.sendall((json.dumps({"pid": 1, "python": python, "served": 0}) + "\n").encode())
+                    client.send(conn, {"pid": 1, "python": python, "served": 0})
 
         threading.Thread(target=answer, daemon=True).start()
         return listener
@@ -288,3 +287,24 @@ def test_a_starting_server_replaces_older_versions_of_this_installation(tmp_path
         for listener in listeners:
             listener.close()
     assert stops == ["old"]
+
+
+def test_messages_round_trip_whole_and_in_pieces() -> None:
+    import socket
+
+    from eqsat import client
+
+    msgs = [{"op": "run", "argv": ["optimize", "caf\u00e9 \udcff.mlir"], "env": {"A": "1"}, "cwd": "/"},
+            {"pid": 7}, {"exit": 2, "ok": True, "none": None, "x": 1.5}]
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        data = b"".join(client.pack(m) for m in msgs)
+        for i in range(0, len(data), 3):  # three bytes at a time: messages split anywhere
+            ours.sendall(data[i:i + 3])
+        ours.shutdown(socket.SHUT_WR)
+        got = client.Messages(theirs)
+        assert [got.next() for _ in msgs] == msgs
+        assert got.next() is None
+    assert client.unpack(client.pack(msgs[0])[:-1]) is None
+    with pytest.raises(ValueError):
+        client.unpack(client.pack([1]))  # type: ignore[arg-type]
