@@ -503,7 +503,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
         description="start: import eqsat once in a background server; while it runs, every eqsat command "
                     "of this installation is run by a fork of it (same output, same exit status). "
-                    "stop: end it. status: say whether one runs (exit 0) or not (exit 3).")
+                    "stop: end it. status: say whether one runs (exit 0) or not (exit 3). An optimize, explain or "
+                    "run command that finds no server starts one in the background itself (stopping after 900 s "
+                    "unused; EQSAT_AUTOSTART=0 turns that off, EQSAT_NO_SERVER=1 uses no server).")
     p.add_argument("action", choices=("start", "stop", "status"))
     p.add_argument("--idle-timeout", type=float, default=7200.0, dest="idle_timeout",
                    help="start: the server stops after this many seconds without a request (0: never)")
