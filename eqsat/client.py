@@ -43,6 +43,9 @@ NO_SERVER_ENV = "EQSAT_NO_SERVER"
 AUTOSTART_ENV = "EQSAT_AUTOSTART"
 #: a server started by a command (not by ``eqsat serve start``) stops after this long unused
 AUTOSTART_IDLE_S = 900.0
+#: after a server of this key failed to start (``serve-KEY.failed`` beside the socket, its error),
+#: commands start none for this long; ``eqsat serve start`` still tries, and removes the mark
+AUTOSTART_RETRY_S = 3600.0
 #: the commands that start a server when none runs: the ones that optimize or run a program
 #: (``serve`` manages servers itself; ``fuzz`` runs its own long-lived workers)
 AUTOSTART_COMMANDS = ("optimize", "explain", "run")
@@ -261,8 +264,9 @@ def start_in_background(argv: list[str]) -> int | None:
     follow (this one runs in its own process meanwhile), as a build tool starts its daemon.
     Its pid, or None when none was started: ``EQSAT_NO_SERVER=1``, ``EQSAT_IN_PROCESS=1`` or
     ``EQSAT_AUTOSTART=0`` in the environment, a command other than ``AUTOSTART_COMMANDS``
-    (or asking for ``--help``), or a server of this installation that runs or is starting (it
-    holds the lock file beside the socket).  The server stops after ``AUTOSTART_IDLE_S``
+    (or asking for ``--help``), a server of this installation that runs or is starting (it
+    holds the lock file beside the socket), or one that failed to start within the last
+    ``AUTOSTART_RETRY_S`` seconds.  The server stops after ``AUTOSTART_IDLE_S``
     seconds without a request, writes its log beside its socket, and replaces the servers of
     older versions of this installation (``eqsat.serve``).  On a terminal one line on stderr
     says so."""
@@ -272,9 +276,15 @@ def start_in_background(argv: list[str]) -> int | None:
     if not argv or argv[0] not in AUTOSTART_COMMANDS or "-h" in argv or "--help" in argv:
         return None
     import fcntl
+    import time
 
     path = _socket_file()
     stem = path[: -len(".sock")]
+    try:  # a server of this key that failed to start lately: not again at every command
+        if time.time() - os.stat(stem + ".failed").st_mtime < AUTOSTART_RETRY_S:
+            return None
+    except OSError:
+        pass
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         fd = os.open(stem + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)

@@ -127,7 +127,15 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
         print(f"eqsat serve: a server already runs on {path}", file=sys.stderr)
         return 3
     _stop_older(path)
-    warm()
+    failed = path.with_suffix(".failed")
+    try:
+        warm()
+    except BaseException as e:  # noted beside the socket: commands then stop starting servers
+        with contextlib.suppress(OSError):
+            failed.write_text(f"{type(e).__name__}: {e}\n")
+        raise
+    with contextlib.suppress(FileNotFoundError):
+        failed.unlink()
     gc.collect()  # the warm-up's garbage, not frozen with the rest
     # everything imported so far lives as long as the server: out of the garbage collector's
     # reach, a full collection in a request (which walked the millions of objects of xDSL,

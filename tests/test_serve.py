@@ -308,3 +308,16 @@ def test_messages_round_trip_whole_and_in_pieces() -> None:
     assert client.unpack(client.pack(msgs[0])[:-1]) is None
     with pytest.raises(ValueError):
         client.unpack(client.pack([1]))  # type: ignore[arg-type]
+
+
+def test_no_server_is_started_again_soon_after_one_failed_to_start(tmp_path: Path) -> None:
+    from eqsat import client
+
+    folder = tmp_path / "eqsat"
+    folder.mkdir()
+    (folder / f"serve-{client.server_key()}.failed").write_text("SystemExit: no cache\n")
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("EQSAT_AUTOSTART", None)
+    code, out, err = _run(["optimize", str(EXAMPLES / "sum_8.mlir")], env)
+    assert code == 0 and b"tensor_ext.rotate" in out, err
+    assert not list(folder.glob("serve-*.log"))
