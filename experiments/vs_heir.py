@@ -99,7 +99,8 @@ def eqsat_command() -> list[str]:
 
 # -- classification and counting ---------------------------------------------------------
 
-_FUNC = re.compile(r"func\.func\s+@[\w$.]+\((?P<args>[^)]*)\)\s*(?:->\s*(?P<res>[^{]*))?\{")
+_FUNC = re.compile(r"func\.func\s+(?:private\s+)?@[\w$.]+\((?P<args>[^)]*)\)\s*(?:->\s*(?P<res>[^{]*))?"
+                   r"(?:attributes\s*)?\{")
 
 
 def kind(text: str) -> str:
@@ -143,14 +144,36 @@ def count_heir(text: str) -> Counts:
     scheme ciphertext type, or is computed from a secret value; ``arith.mul*`` counts as
     ct x ct only when both operands are secret.  ``bgv.mul``/``ckks.mul`` are ct x ct by
     definition (their plaintext forms are ``*.mul_plain``).  A text with no secret marking at
-    all has every function argument secret (eqsat's plain-MLIR convention).  Only the first
-    function counts (the kernel; HEIR's client encrypt/decrypt helpers follow it)."""
+    all has every function argument secret (eqsat's plain-MLIR convention).  The kernel's
+    function counts: where HEIR marks its functions' roles (``heir.interface``, the
+    ``--mlir-to-bgv`` output: ``@k__preprocessing`` encodes the constants, ``@k__preprocessed``
+    with role ``server.evaluate`` computes, ``@k`` calls the two, client encrypt/decrypt
+    helpers follow), every ``server.evaluate`` function; else the first function."""
     secret: set[str] = set()
     index_consts: dict[str, int] = {}  # %c = arith.constant N : index
     c = Counts()
     funcs_seen = False
+    by_role = "heir.interface" in text
+    counting = True
     plain_args_secret = "secret" not in text  # no secret marking at all: every argument is secret
     for line in text.splitlines():
+        fa = _FUNC.search(line)
+        if fa:
+            if by_role:
+                counting = "server.evaluate" in line
+            elif funcs_seen:
+                break  # HEIR appends client helpers (encrypt / decrypt) after the kernel: not counted
+            funcs_seen = True
+            secret = set()
+            index_consts = {}
+            if counting:
+                for arg in fa.group("args").split(","):
+                    name, _, ty = arg.partition(":")
+                    if plain_args_secret or any(w in ty for w in ("secret", "lwe", "bgv", "ckks", "!ct")):
+                        secret.add(name.strip())
+            continue
+        if not counting:
+            continue
         if "secret.secret" in line or "!lwe." in line or "!bgv." in line or "!ckks." in line:
             head = line.split("=", 1)[0] if "=" in line else ""
             for name in _USE.findall(head):
@@ -161,16 +184,6 @@ def count_heir(text: str) -> Counts:
                 name = arg.split(":")[0].strip()
                 if name.startswith("%"):
                     secret.add(name)
-            continue
-        fa = _FUNC.search(line)
-        if fa and funcs_seen:
-            break  # HEIR appends client helpers (encrypt / decrypt) after the kernel: not counted
-        if fa:
-            funcs_seen = True
-            for arg in fa.group("args").split(","):
-                name, _, ty = arg.partition(":")
-                if plain_args_secret or any(w in ty for w in ("secret", "lwe", "bgv", "ckks")):
-                    secret.add(name.strip())
             continue
         m = _DEF.match(line)
         if not m:

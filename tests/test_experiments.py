@@ -159,3 +159,36 @@ def test_printer_speed_tiny_writes_csv_and_png(tmp_path: Path) -> None:
         (p, q) for p in ("source", "optimized") for q in ("xdsl", "text")}
     assert all(r["same"] and r["median_cpu_s"] > 0 for r in rows)
     assert (tmp_path / "printer_speed.csv").exists() and (tmp_path / "printer_speed.png").stat().st_size > 0
+
+
+def test_vs_heir_counts_the_function_that_evaluates() -> None:
+    """HEIR's ``--mlir-to-bgv`` output splits a kernel with constants into ``@k__preprocessing``
+    (encodes them), ``@k__preprocessed`` (role ``server.evaluate``: the ciphertext ops) and
+    ``@k`` (calls the two), then client helpers: the evaluating function's ops count."""
+    mod = load("vs_heir")
+    text = """
+  func.func @k__preprocessing() -> !st attributes {heir.interface = {roles = ["server.preprocessing"]}} {
+    %pt = lwe.rlwe_encode %cst : tensor<1024xi16> -> !pt
+    return %0 : !preprocessing.storage<!pt>
+  }
+  func.func @k__preprocessed(%a: !ct, %b: !st) -> !ct attributes {heir.interface = {roles = ["server.evaluate"]}} {
+    %ct = bgv.mul_plain %x, %pt : (!ct_L2, !pt) -> !ct_L2
+    %ct_2 = bgv.mul %ct, %x : (!ct_L2, !ct_L2) -> !ct_L2_D3
+    %ct_3 = bgv.relinearize %ct_2 <from_basis = [0, 1, 2], to_basis = [0, 1]> : !ct_L2_D3 -> !ct_L2
+    %ct_4 = bgv.rotate_cols %ct_3 {offset = 1 : index} : !ct_L2
+    return %ct_4 : tensor<1x!ct_L2_D3>
+  }
+  func.func @k(%arg0: tensor<1x!ct_L2>) -> tensor<1x!ct_L2_D3> attributes {heir.interface = {roles = ["entry"]}} {
+    %0 = call @k__preprocessed(%arg0, %1) : (tensor<1x!ct_L2>, !preprocessing.storage<!pt>) -> tensor<1x!ct_L2_D3>
+    return %0 : tensor<1x!ct_L2_D3>
+  }
+  func.func @k__decrypt__result0(%a: !ct, %sk: !sk) -> i16 attributes {heir.interface = {roles = ["client.decrypt"]}} {
+    %ct_9 = bgv.mul %arg0, %arg0 : (!ct_L2, !ct_L2) -> !ct_L2_D3
+    return %0 : i16
+  }
+"""
+    c = mod.count_heir(text)
+    assert (c.muls, c.relins, c.rotations) == (1, 1, 1)
+    # without roles: the first function only (HEIR's vectorizer output)
+    plain = text.replace("heir.interface", "other")
+    assert mod.count_heir(plain).muls == 0
