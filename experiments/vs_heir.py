@@ -322,6 +322,54 @@ def run_eqsat(path: Path, timeout: float) -> Run:
         runner.stop()
 
 
+def _top_level_split(text: str, sep: str) -> list[str]:
+    """``text`` split at each ``sep`` outside brackets (``<>``, ``()``, ``[]``, ``{}``)."""
+    parts, depth, cur = [], 0, ""
+    for i, ch in enumerate(text):
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}" and not (ch == ">" and text[i - 1:i] == "-"):  # not the arrow of ``->``
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur]
+
+
+def current_secret_syntax(text: str) -> str:
+    """``text`` with the older ``secret.generic ins(%a, %b : T1, T2)`` form (HEIR's lit tests
+    of earlier releases, which the kernels copied) written as HEIR's current parser reads it,
+    ``secret.generic(%a: T1, %b: T2)``; the same program.  Text without it is returned as is."""
+    out, pos = [], 0
+    key = "secret.generic ins("
+    while (at := text.find(key, pos)) >= 0:
+        start = at + len(key)
+        depth, end = 1, start
+        while depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        inner = text[start:end - 1]
+        names, _, types = inner.partition(" : ")
+        pairs = zip(_top_level_split(names, ","), _top_level_split(types, ","), strict=True)
+        out.append(text[pos:at] + "secret.generic(" + ", ".join(f"{n.strip()}: {t.strip()}" for n, t in pairs) + ")")
+        pos = end
+    return "".join(out) + text[pos:]
+
+
+def heir_input(path: Path, folder: Path) -> Path:
+    """The file to hand ``heir-opt`` for the kernel at ``path``: itself, or a copy in
+    ``folder`` in HEIR's current ``secret.generic`` syntax (``current_secret_syntax``)."""
+    text = path.read_text()
+    new = current_secret_syntax(text)
+    if new == text:
+        return path
+    copy = folder / path.name
+    copy.write_text(new)
+    return copy
+
+
 def run_heir(heir_opt: Path, path: Path, pipeline: list[str], timeout: float) -> Run:
     rc, out, err, secs = _timed([str(heir_opt), *pipeline, str(path)], timeout)
     if rc != 0:
@@ -352,15 +400,18 @@ def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float,
     if batch is not None and "batch" in modes:
         per["batch"] = batch.get(path.stem)
     he: Run | None = None
+    heir_dir = Path(tempfile.mkdtemp(prefix="eqsat-vs-heir-"))
+    heir_path = heir_input(path, heir_dir)
     try:
         for _ in range(repeats):  # alternate the tools so a drift in machine load hits all
             for mode in (m for m in modes if m != "batch"):
                 per[mode] = _merge(per[mode], own.run(path, timeout, mode))
             if heir_opt is not None and pipe_name:
-                he = _merge(he, run_heir(heir_opt, path, PIPELINES[pipe_name], timeout))
+                he = _merge(he, run_heir(heir_opt, heir_path, PIPELINES[pipe_name], timeout))
             if any(r is not None and r.status == "timeout" for r in [*per.values(), he]):
                 break  # one timeout is the finding; do not pay it again
     finally:
+        shutil.rmtree(heir_dir, ignore_errors=True)
         if runner is None:
             own.stop()
     for mode, r in per.items():

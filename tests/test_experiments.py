@@ -192,3 +192,16 @@ def test_vs_heir_counts_the_function_that_evaluates() -> None:
     # without roles: the first function only (HEIR's vectorizer output)
     plain = text.replace("heir.interface", "other")
     assert mod.count_heir(plain).muls == 0
+
+
+def test_vs_heir_hands_heir_its_current_secret_generic_syntax() -> None:
+    mod = load("vs_heir")
+    old = ("%0 = secret.generic ins(%arg0, %arg1 : !secret.secret<tensor<8xi16>>, !secret.secret<memref<2x2xi16, "
+           "affine_map<(d0, d1) -> (d1, d0)>>>) {\n  ^bb0(%a: tensor<8xi16>):\n")
+    new = mod.current_secret_syntax(old)
+    assert new.startswith("%0 = secret.generic(%arg0: !secret.secret<tensor<8xi16>>, %arg1: "
+                          "!secret.secret<memref<2x2xi16, affine_map<(d0, d1) -> (d1, d0)>>>) {\n")
+    assert mod.current_secret_syntax(new) == new  # the current form is left alone
+    arrow = "secret.generic ins(%m, %n : memref<2xi16, affine_map<(d0) -> (d0)>, 1>, i16) {"
+    assert mod.current_secret_syntax(arrow) == ("secret.generic(%m: memref<2xi16, affine_map<(d0) -> (d0)>, 1>, "
+                                                "%n: i16) {")
