@@ -497,6 +497,40 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
+def _num(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """The README's per-kernel table of a run's rows (as ``vs_heir.csv`` holds them): seconds
+    per eqsat mode and HEIR's, the ratios, rotations and moves; slowest warm (else headline) first."""
+    def cell(v: float | None, fmt: str = "{:.2f}") -> str:
+        return "" if v is None else fmt.format(v)
+
+    def key(r: dict[str, Any]) -> float:
+        return -(_num(r.get("eqsat_warm_s")) or _num(r.get("eqsat_s")) or 0.0)
+
+    lines = ["| kernel | eqsat warm | batch | cold | HEIR | warm / HEIR | batch / HEIR | rotations eqsat / HEIR "
+             "| moves eqsat / HEIR |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(rows, key=key):
+        heir = _num(r.get("heir_s")) if r.get("heir_status") == "ok" else None
+        warm, batch, cold = (_num(r.get(f"eqsat_{m}_s")) for m in ("warm", "batch", "cold"))
+        status = str(r.get("heir_status", ""))
+        heir_cell = cell(heir) if heir is not None else (
+            "- (noisy dialect)" if status.startswith("no HEIR dialect") else "fails" if status else "")
+        rot_h = r.get("heir_rotations", "-") if heir is not None else "-"
+        mov_h = r.get("heir_moves", "-") if heir is not None else "-"
+        lines.append(" | ".join([
+            f"| {r['kernel']}", cell(warm), cell(batch), cell(cold), heir_cell,
+            cell(warm / heir if warm is not None and heir else None, "{:.1f}"),
+            cell(batch / heir if batch is not None and heir else None, "{:.1f}"),
+            f"{r.get('eqsat_rotations', '-')} / {rot_h}", f"{r.get('eqsat_moves', '-')} / {mov_h} |"]))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3, help="runs per tool and kernel; the median is kept (default 3)")
@@ -506,7 +540,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--modes", default=",".join(MODES),
                     help="how eqsat runs, comma-separated, the first is the headline eqsat_s: warm (eqsat serve), "
                          "batch (one process for all kernels), cold (own process per kernel) (default: %(default)s)")
+    ap.add_argument("--table", type=Path, metavar="CSV",
+                    help="print the per-kernel markdown table of an earlier run's vs_heir.csv and exit")
     args = ap.parse_args(argv)
+    if args.table is not None:
+        with args.table.open() as f:
+            table_rows = list(csv.DictReader(f))
+        print(markdown_table(table_rows))
+        return table_rows
     modes = tuple(m for m in args.modes.split(",") if m)
     if not modes or any(m not in MODES for m in modes):
         ap.error(f"--modes takes a comma-separated subset of {', '.join(MODES)}")

@@ -205,3 +205,17 @@ def test_vs_heir_hands_heir_its_current_secret_generic_syntax() -> None:
     arrow = "secret.generic ins(%m, %n : memref<2xi16, affine_map<(d0) -> (d0)>, 1>, i16) {"
     assert mod.current_secret_syntax(arrow) == ("secret.generic(%m: memref<2xi16, affine_map<(d0) -> (d0)>, 1>, "
                                                 "%n: i16) {")
+
+
+def test_vs_heir_table_of_a_run() -> None:
+    mod = load("vs_heir")
+    rows = [
+        {"kernel": "a", "eqsat_warm_s": "0.1", "eqsat_batch_s": "0.05", "eqsat_cold_s": "0.5", "heir_status": "ok",
+         "heir_s": "0.05", "eqsat_rotations": "3", "heir_rotations": "3", "eqsat_moves": "3", "heir_moves": "4"},
+        {"kernel": "b", "eqsat_warm_s": "0.4", "eqsat_batch_s": "", "eqsat_cold_s": "0.9",
+         "heir_status": "failed: x", "eqsat_rotations": "2", "eqsat_moves": "2"},
+    ]
+    lines = mod.markdown_table(rows).splitlines()
+    assert lines[0].startswith("| kernel | eqsat warm")
+    assert lines[2] == "| b | 0.40 |  | 0.90 | fails |  |  | 2 / - | 2 / - |"  # slowest first
+    assert lines[3] == "| a | 0.10 | 0.05 | 0.50 | 0.05 | 2.0 | 1.0 | 3 / 3 | 3 / 4 |"
