@@ -94,6 +94,26 @@ def warm() -> list[str]:
     return failed
 
 
+def _start(path: Path) -> socket.socket:
+    """Warm up, then listen on ``path``."""
+    warm()
+    gc.collect()  # the warm-up's garbage, not frozen with the rest
+    # everything imported so far lives as long as the server: out of the garbage collector's
+    # reach, a full collection in a request (which walked the millions of objects of xDSL,
+    # egglog, sympy...: 0.1-0.3 s each) visits only what the request allocated
+    gc.freeze()
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()  # a socket left by a server that was killed
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old_umask = os.umask(0o177)
+    try:
+        listener.bind(str(path))
+    finally:
+        os.umask(old_umask)
+    listener.listen(64)
+    return listener
+
+
 def _stop_older(path: Path) -> None:
     """Stop the servers in ``path``'s folder that run this interpreter under another key: older
     versions of this installation (its sources were edited, or it was reinstalled), which no
@@ -129,27 +149,13 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
     _stop_older(path)
     failed = path.with_suffix(".failed")
     try:
-        warm()
-    except BaseException as e:  # noted beside the socket: commands then stop starting servers
+        listener = _start(path)
+    except (Exception, SystemExit) as e:  # noted beside the socket: commands then stop starting servers
         with contextlib.suppress(OSError):
             failed.write_text(f"{type(e).__name__}: {e}\n")
         raise
     with contextlib.suppress(FileNotFoundError):
         failed.unlink()
-    gc.collect()  # the warm-up's garbage, not frozen with the rest
-    # everything imported so far lives as long as the server: out of the garbage collector's
-    # reach, a full collection in a request (which walked the millions of objects of xDSL,
-    # egglog, sympy...: 0.1-0.3 s each) visits only what the request allocated
-    gc.freeze()
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()  # a socket left by a server that was killed
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old_umask = os.umask(0o177)
-    try:
-        listener.bind(str(path))
-    finally:
-        os.umask(old_umask)
-    listener.listen(64)
     signal.signal(signal.SIGTERM, _on_term)
     started, served, last = time.time(), 0, time.monotonic()
     children: set[int] = set()

@@ -321,3 +321,16 @@ def test_no_server_is_started_again_soon_after_one_failed_to_start(tmp_path: Pat
     code, out, err = _run(["optimize", str(EXAMPLES / "sum_8.mlir")], env)
     assert code == 0 and b"tensor_ext.rotate" in out, err
     assert not list(folder.glob("serve-*.log"))
+
+
+def test_a_server_that_cannot_listen_leaves_a_failure_mark(tmp_path: Path) -> None:
+    """A socket path longer than a Unix socket's name allows: the server warms up, cannot bind,
+    exits non-zero and leaves ``serve-KEY.failed`` with the error beside the socket."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(deep)}
+    p = subprocess.run([sys.executable, "-m", "eqsat.serve", "--idle-timeout", "5"], capture_output=True,
+                       env=env, cwd=ROOT, timeout=300)
+    assert p.returncode != 0
+    marks = list((deep / "eqsat").glob("serve-*.failed"))
+    assert len(marks) == 1 and "OSError" in marks[0].read_text()
