@@ -150,8 +150,10 @@ class Milp:
         self.value: list[float] = []
         #: after ``solve``: CPU seconds from its start to the best solution's (None: none found)
         self.found_s: float | None = None
-        #: after ``solve``: how many of the ``cuts`` were added
+        #: after ``solve``: how many rows ``separate`` added, and what proved the result:
+        #: ``"highs"`` (the MILP) or ``"lp"`` (a relaxation's bound met the warm start)
         self.cuts_added = 0
+        self.solver = "highs"
 
     def var(self, lb: float, ub: float, cost: float = 0.0, integer: bool = False) -> int:
         self.lb.append(lb)
@@ -196,19 +198,43 @@ class Milp:
         h.passModel(lp)
         return h
 
-    def _cut_rounds(self, separate: Callable[[list[float]], list[dict[int, float]]], time_limit: float) -> int:
+    def feasible(self, x: list[float], tol: float = 1e-6) -> bool:
+        """Does ``x`` satisfy every bound, integrality and row (within ``tol``)?"""
+        if len(x) != len(self.lb):
+            return False
+        for v, lo, hi, integer in zip(x, self.lb, self.ub, self.integer, strict=True):
+            if v < lo - tol or v > hi + tol or (integer and abs(v - round(v)) > tol):
+                return False
+        for r, (lo, hi) in enumerate(zip(self.row_lo, self.row_hi, strict=True)):
+            act = sum(self.value[k] * x[self.index[k]] for k in range(self.starts[r], self.starts[r + 1]))
+            if act < lo - tol or act > hi + tol:
+                return False
+        return True
+
+    def _cut_rounds(
+        self, separate: Callable[[list[float]], list[dict[int, float]]], time_limit: float, target: float | None
+    ) -> bool:
         """Solve the LP relaxation and add the rows (``>= 0``) that ``separate`` finds violated by
-        its solution, up to ``CUT_ROUNDS`` times; the number added. The MILP is then solved from
-        a fresh instance (HiGHS mapped a warm start into its presolved space at a worse objective
+        its solution, up to ``CUT_ROUNDS`` times (``self.cuts_added`` counts them). True when a
+        relaxation's bound reaches ``target`` (rounded up when every cost is an integer, so is
+        every objective): no solution is cheaper than ``target``. The MILP is solved from a
+        fresh instance (HiGHS mapped a warm start into its presolved space at a worse objective
         when the rows were added to the instance that had solved the relaxation)."""
         import highspy
 
         h = self._highs(time_limit)
         h.setOptionValue("solve_relaxation", True)
-        added = 0
-        for _ in range(CUT_ROUNDS):
+        integral = all(float(c).is_integer() for c in self.cost)
+        for rnd in range(CUT_ROUNDS + 1):
             h.run()
             if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                break
+            if target is not None:
+                bound = float(h.getInfo().objective_function_value)
+                tol = 1e-6 * max(1.0, abs(target))
+                if (math.ceil(bound - tol) if integral else bound + tol) >= target - tol:
+                    return True
+            if rnd == CUT_ROUNDS:
                 break
             rows = separate(list(h.getSolution().col_value))
             if not rows:
@@ -218,8 +244,8 @@ class Milp:
                 val = np.fromiter(row.values(), dtype=float, count=len(row))
                 h.addRow(0.0, math.inf, len(idx), idx, val)
                 self.row(row, 0.0, math.inf)
-            added += len(rows)
-        return added
+            self.cuts_added += len(rows)
+        return False
 
     def solve(
         self, time_limit: float, warm: list[float] | None,
@@ -231,10 +257,12 @@ class Milp:
         best solution has not improved for that many CPU seconds. ``separate``: given a solution
         of the LP relaxation, valid rows ``sum coefs * x >= 0`` that it violates; they are added
         before the MILP, for up to ``CUT_ROUNDS`` rounds of the relaxation (``self.cuts_added``
-        counts them). ``cutoff``: only solutions below it count (HiGHS's ``objective_bound``); with
-        none below, the status is ``"infeasible"``."""
+        counts them); when a relaxation's bound meets the objective of a feasible ``warm``, it is
+        returned as optimal without the MILP. ``cutoff``: only solutions below it count (HiGHS's
+        ``objective_bound``); with none below, the status is ``"infeasible"``."""
         self.found_s = None
         self.cuts_added = 0
+        self.solver = "highs"
         if not self.lb:
             # no columns (e.g. a program with no secret value left): the empty solution is
             # optimal; HiGHS calls such a model "empty" and returns no solution
@@ -242,7 +270,12 @@ class Milp:
         import highspy  # imported on first solve: runs that never solve an MILP do not pay for it
 
         if separate is not None:
-            self.cuts_added = self._cut_rounds(separate, time_limit)
+            target = float(np.dot(self.cost, warm)) if warm is not None else None
+            if self._cut_rounds(separate, time_limit, target) and warm is not None and self.feasible(warm):
+                # the relaxation's bound meets the warm start: optimal without a search
+                self.found_s = 0.0
+                self.solver = "lp"
+                return "optimal", list(warm), float(target or 0.0), 0.0
         h = self._highs(time_limit)
         for name, value in SEARCH_OPTIONS.items():
             h.setOptionValue(name, value)
@@ -276,6 +309,9 @@ class Milp:
             status = "stalled"
         else:
             status = h.modelStatusToString(st).lower().replace(" ", "_")
+        if cutoff is not None and x is not None and float(np.dot(self.cost, x)) >= cutoff:
+            # only solutions below the cutoff count (HiGHS can hand back a start it did not accept)
+            status, x, has_sol = "infeasible", None, False
         gap = float(info.mip_gap) if has_sol and math.isfinite(info.mip_gap) else math.inf
         obj = float(info.objective_function_value) if has_sol else math.inf
         return status, x, obj, (0.0 if status == "optimal" else gap)
@@ -584,7 +620,7 @@ def solve(
     info = {
         "status": status, "objective": obj, "gap": gap, "classes": len(classes),
         "nodes": len(xv), "vars": len(m.lb), "rows": len(m.row_lo), "cyclic_classes": len(comp),
-        "solver": "highs", **reduced, "proven": status == "optimal", "hitting_rows": m.cuts_added,
+        "solver": m.solver, **reduced, "proven": status == "optimal", "hitting_rows": m.cuts_added,
     }
     if m.found_s is not None:
         info["found_s"] = round(m.found_s, 4)  # CPU seconds of the solver to the program returned

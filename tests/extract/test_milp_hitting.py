@@ -88,3 +88,37 @@ def test_slot_pair_of_a_sum() -> None:
     pb = Problem(5, [True] * 5, cands, [r])
     usable, classes = milp._prune(pb) or ([], [])
     assert frozenset({rot, s}) in milp_hitting.hitting_sets(pb, usable, classes)[r]
+
+
+def test_a_relaxation_meeting_the_start_skips_the_search() -> None:
+    """A tree without sharing: the LP is exact, so the greedy start's cost is proven by the
+    relaxation and no branch-and-bound runs (``solver`` "lp"); the pick is the start's."""
+    x, r, a, s = range(4)
+    cands = [
+        Cand(x, 0.0, (), "plain", 0.0, 0),
+        Cand(r, 5.0, (x,), "plain", 0.0, 1),
+        Cand(a, 1.0, (x, r), "plain", 0.0, 2),
+        Cand(a, 9.0, (s,), "plain", 0.0, 3),
+        Cand(s, 4.0, (x,), "plain", 0.0, 4),
+    ]
+    pb = Problem(4, [True] * 4, cands, [a])
+    sol = milp.solve(pb, with_noise=False, warm={x: 0, r: 1, a: 2, s: 4}, proof_stall_s=math.inf)
+    assert sol.status == "optimal" and sol.info["proven"] is True
+    assert sol.info["objective"] == 6.0 and sol.pick == {x: 0, r: 1, a: 2}
+
+
+def test_cutoff_counts_only_cheaper_solutions() -> None:
+    """min 2u + 3v + 2.5w, u + v + w >= 1, u + w <= 1: 2 (u); from the start v (3), a cutoff at
+    2.2 finds u, one at 1.5 leaves nothing (HiGHS handed back the start, called optimal at 2)."""
+    for cutoff, want in ((2.2, "optimal"), (1.5, "infeasible")):
+        m = milp.Milp()
+        u, v, w = m.var(0.0, 1.0, 2.0, True), m.var(0.0, 1.0, 3.0, True), m.var(0.0, 1.0, 2.5, True)
+        m.row({u: 1.0, v: 1.0, w: 1.0}, 1.0, math.inf)
+        m.row({u: 1.0, w: 1.0}, 0.0, 1.0)
+        status, sol, obj, _ = m.solve(10.0, [0.0, 1.0, 0.0], cutoff=cutoff)
+        assert status == want
+        if want == "optimal":
+            assert obj == 2.0 and sol is not None and sol[u] == 1.0
+        else:
+            assert sol is None
+    assert m.feasible([1.0, 0.0, 0.0]) and not m.feasible([0.0, 0.0, 0.0]) and not m.feasible([0.5, 0.5, 0.0])
