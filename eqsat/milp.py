@@ -353,22 +353,26 @@ def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[i
     """Per-class usable candidates and the reachable classes; None if a root has no program.
     Candidates in ``drop`` are left out."""
     k = pb.num_classes
+    cands = pb.cands
     by_class: list[list[int]] = [[] for _ in range(k)]
-    for j, cd in enumerate(pb.cands):
-        if math.isfinite(cd.cost) and cd.cls not in cd.children and j not in drop:
-            by_class[cd.cls].append(j)
     # productive classes: those with a finite program (worklist over missing children)
-    missing = [len(set(cd.children)) for cd in pb.cands]
+    missing = [0] * len(cands)
     users: list[list[int]] = [[] for _ in range(k)]
-    for c in range(k):
-        for j in by_class[c]:
-            for ch in set(pb.cands[j].children):
-                users[ch].append(j)
+    stack: list[int] = []
+    for j, cd in enumerate(cands):
+        if j in drop or cd.cls in cd.children or not math.isfinite(cd.cost):
+            continue
+        by_class[cd.cls].append(j)
+        kids = set(cd.children)
+        missing[j] = len(kids)
+        if not kids:
+            stack.append(j)
+        for ch in kids:
+            users[ch].append(j)
     productive = [False] * k
-    stack = [j for c in range(k) for j in by_class[c] if missing[j] == 0]
     while stack:
         j = stack.pop()
-        c = pb.cands[j].cls
+        c = cands[j].cls
         if productive[c]:
             continue
         productive[c] = True
@@ -378,9 +382,7 @@ def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[i
                 stack.append(u)
     if not all(productive[r] for r in pb.roots):
         return None
-    usable = [
-        [j for j in by_class[c] if all(productive[ch] for ch in pb.cands[j].children)] for c in range(k)
-    ]
+    usable = [[j for j in by_class[c] if all(productive[ch] for ch in cands[j].children)] for c in range(k)]
     seen: set[int] = set()
     order: list[int] = []
     stack = list(pb.roots)
@@ -478,7 +480,7 @@ def solve(
     red, usable, classes = milp_reduce.reduce(
         pb, lambda drop: _prune(pb, drop) or ([], []), with_noise=with_noise,
         incumbent=None if with_noise or known is None else known[0],
-        keep=set(known[1].values()) if known is not None else None)
+        keep=set(known[1].values()) if known is not None else None, start=(usable, classes))
     if warm and red.dropped:
         warm = {c: _replacement(j, red.dropped) for c, j in warm.items()}
     reduced = {"pruned": len(red.dropped), "bound": red.bound if math.isfinite(red.bound) else None}

@@ -155,6 +155,7 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
     cands: list[Cand] = []
     rotations: dict[int, list[int]] = {}  # input class -> its rotation candidates
     ragged = hoisting.ragged_surcharge(costs)
+    saving = costs.hoisted_saving  # a property that reads the table: once, not per e-node
     widths = hoisting.class_slots(g) if ragged else []
     for idx, n in enumerate(g.nodes):
         if not n.extractable:
@@ -184,7 +185,7 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
         if n.op == "Rot" and secret[c] and ragged and hoisting.is_ragged(widths[n.children[0]]):
             w += ragged
         if math.isfinite(w):
-            src = hoisting.rotation_input(n) if secret[c] and costs.hoisted_saving else None
+            src = hoisting.rotation_input(n) if secret[c] and saving else None
             if src is not None and secret[src]:
                 rotations.setdefault(src, []).append(len(cands))
             cands.append(Cand(c, w, n.children, kind, inc, idx))
