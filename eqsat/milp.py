@@ -126,12 +126,15 @@ PROOF_STALL_S = 0.5
 #: before the MILP, and the most reachable classes whose hitting sets are listed. The rows lift
 #: the relaxation where a root splits over sums that each bring the slots by other rotations
 #: (dot_product_8: LP 23.8 -> 49.3; the root then closes in a few nodes instead of 33). Over the
-#: suite's extraction models (experiments/extraction_ilp.py's models, CPU medians of 5):
-#: dot_product_8 0.159 -> 0.047 s, rr_not_supported_repeated_indices 0.123 -> 0.017 s,
-#: heco_hamming_distance_4 0.085 -> 0.020 s. Above 200 classes HiGHS's own root cuts close the
-#: same gap, and the extra LP and the families cost more than they save (roberts_cross_16x16
-#: 0.10 -> 0.25 s with them).
-CUT_ROUNDS = 2
+#: suite's 48 extraction models (experiments/extraction_ilp.py's models; each model's variants
+#: alternated in one process, CPU medians of 5): without the rows 1.86 s, one round 1.46 s, two
+#: 1.50 s (a second round's rows mostly slowed an already fast search); dot_product_8
+#: 0.171 -> 0.058 s, rr_not_supported_repeated_indices 0.110 -> 0.022 s, heco_hamming_distance_4
+#: 0.089 -> 0.026 s; small models that HiGHS solved at once pay 5-10 ms for the LP and the
+#: families (rr_mixed_rotation_extraction 0.015 -> 0.023 s). Above 200 classes HiGHS's own root
+#: cuts close the same gap, and the extra LP and the families cost more than they save
+#: (roberts_cross_16x16 0.10 -> 0.25 s with them).
+CUT_ROUNDS = 1
 HITTING_MAX_CLASSES = 200
 
 
