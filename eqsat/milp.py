@@ -15,13 +15,17 @@ import math
 import os
 import sys
 import time
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eqsat import milp_cuts, milp_reduce
+from eqsat import milp_cuts, milp_hitting, milp_reduce
 from eqsat.models import noisy as noise
+
+if TYPE_CHECKING:
+    import highspy
 
 
 # -- the abstract problem ---------------------------------------------------------
@@ -118,6 +122,21 @@ PROOF_OPTIONS: dict[str, bool | int | float] = {
 #: once, proven after 134 branch-and-bound nodes): experiments/extraction_ilp.py --timeline.
 PROOF_STALL_S = 0.5
 
+#: rounds of the LP relaxation that pick the violated hitting-set rows (``eqsat.milp_hitting``)
+#: before the MILP, and the most reachable classes whose hitting sets are listed. The rows lift
+#: the relaxation where a root splits over sums that each bring the slots by other rotations
+#: (dot_product_8: LP 23.8 -> 49.3; the root then closes in a few nodes instead of 33). Over the
+#: suite's 48 extraction models (experiments/extraction_ilp.py's models; each model's variants
+#: alternated in one process, CPU medians of 5): without the rows 1.86 s, one round 1.46 s, two
+#: 1.50 s (a second round's rows mostly slowed an already fast search); dot_product_8
+#: 0.171 -> 0.058 s, rr_not_supported_repeated_indices 0.110 -> 0.022 s, heco_hamming_distance_4
+#: 0.089 -> 0.026 s; small models that HiGHS solved at once pay 5-10 ms for the LP and the
+#: families (rr_mixed_rotation_extraction 0.015 -> 0.023 s). Above 200 classes HiGHS's own root
+#: cuts close the same gap, and the extra LP and the families cost more than they save
+#: (roberts_cross_16x16 0.10 -> 0.25 s with them).
+CUT_ROUNDS = 1
+HITTING_MAX_CLASSES = 200
+
 
 class Milp:
     """Columns and rows for HiGHS, added one by one."""
@@ -134,6 +153,10 @@ class Milp:
         self.value: list[float] = []
         #: after ``solve``: CPU seconds from its start to the best solution's (None: none found)
         self.found_s: float | None = None
+        #: after ``solve``: how many rows ``separate`` added, and what proved the result:
+        #: ``"highs"`` (the MILP) or ``"lp"`` (a relaxation's bound met the warm start)
+        self.cuts_added = 0
+        self.solver = "highs"
 
     def var(self, lb: float, ub: float, cost: float = 0.0, integer: bool = False) -> int:
         self.lb.append(lb)
@@ -151,17 +174,8 @@ class Milp:
         self.row_lo.append(lo)
         self.row_hi.append(hi)
 
-    def solve(
-        self, time_limit: float, warm: list[float] | None,
-        options: Mapping[str, bool | int | float] | None = None, stall_s: float | None = None,
-    ) -> tuple[str, list[float] | None, float, float]:
-        """(status, solution, objective, gap). ``stall_s``: stop (status ``"stalled"``) once the
-        best solution has not improved for that many CPU seconds."""
-        self.found_s = None
-        if not self.lb:
-            # no columns (e.g. a program with no secret value left): the empty solution is
-            # optimal; HiGHS calls such a model "empty" and returns no solution
-            return "optimal", [], 0.0, 0.0
+    def _highs(self, time_limit: float) -> highspy.Highs:
+        """A HiGHS instance holding the model (quiet, one thread, the time limit)."""
         import highspy  # imported on first solve: runs that never solve an MILP do not pay for it
 
         with _quiet_stdout():  # HiGHS prints its banner on construction; stdout is for results
@@ -170,10 +184,6 @@ class Milp:
         h.setOptionValue("time_limit", float(max(time_limit, 0.01)))
         h.setOptionValue("mip_rel_gap", 1e-6)
         h.setOptionValue("threads", 1)
-        for name, value in SEARCH_OPTIONS.items():
-            h.setOptionValue(name, value)
-        for name, setting in (options or {}).items():
-            h.setOptionValue(name, setting)
         lp = highspy.HighsLp()
         lp.num_col_ = len(self.lb)
         lp.num_row_ = len(self.row_lo)
@@ -189,6 +199,93 @@ class Milp:
         lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
                            for i in self.integer]
         h.passModel(lp)
+        return h
+
+    def feasible(self, x: list[float], tol: float = 1e-6) -> bool:
+        """Does ``x`` satisfy every bound, integrality and row (within ``tol``)?"""
+        if len(x) != len(self.lb):
+            return False
+        for v, lo, hi, integer in zip(x, self.lb, self.ub, self.integer, strict=True):
+            if v < lo - tol or v > hi + tol or (integer and abs(v - round(v)) > tol):
+                return False
+        for r, (lo, hi) in enumerate(zip(self.row_lo, self.row_hi, strict=True)):
+            act = sum(self.value[k] * x[self.index[k]] for k in range(self.starts[r], self.starts[r + 1]))
+            if act < lo - tol or act > hi + tol:
+                return False
+        return True
+
+    def _cut_rounds(
+        self, separate: Callable[[list[float]], list[dict[int, float]]], time_limit: float, target: float | None
+    ) -> bool:
+        """Solve the LP relaxation and add the rows (``>= 0``) that ``separate`` finds violated by
+        its solution, up to ``CUT_ROUNDS`` times (``self.cuts_added`` counts them). True when a
+        relaxation's bound reaches ``target`` (rounded up when every cost is an integer, so is
+        every objective): no solution is cheaper than ``target``. The MILP is solved from a
+        fresh instance (HiGHS mapped a warm start into its presolved space at a worse objective
+        when the rows were added to the instance that had solved the relaxation)."""
+        import highspy
+
+        h = self._highs(time_limit)
+        h.setOptionValue("solve_relaxation", True)
+        integral = all(float(c).is_integer() for c in self.cost)
+        for rnd in range(CUT_ROUNDS + 1):
+            h.run()
+            if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                break
+            if target is not None:
+                bound = float(h.getInfo().objective_function_value)
+                tol = 1e-6 * max(1.0, abs(target))
+                if (math.ceil(bound - tol) if integral else bound + tol) >= target - tol:
+                    return True
+            if rnd == CUT_ROUNDS:
+                break
+            rows = separate(list(h.getSolution().col_value))
+            if not rows:
+                break
+            for row in rows:
+                idx = np.fromiter(row.keys(), dtype=np.int32, count=len(row))
+                val = np.fromiter(row.values(), dtype=float, count=len(row))
+                h.addRow(0.0, math.inf, len(idx), idx, val)
+                self.row(row, 0.0, math.inf)
+            self.cuts_added += len(rows)
+        return False
+
+    def solve(
+        self, time_limit: float, warm: list[float] | None,
+        options: Mapping[str, bool | int | float] | None = None, stall_s: float | None = None,
+        separate: Callable[[list[float]], list[dict[int, float]]] | None = None,
+        cutoff: float | None = None,
+    ) -> tuple[str, list[float] | None, float, float]:
+        """(status, solution, objective, gap). ``stall_s``: stop (status ``"stalled"``) once the
+        best solution has not improved for that many CPU seconds. ``separate``: given a solution
+        of the LP relaxation, valid rows ``sum coefs * x >= 0`` that it violates; they are added
+        before the MILP, for up to ``CUT_ROUNDS`` rounds of the relaxation (``self.cuts_added``
+        counts them); when a relaxation's bound meets the objective of a feasible ``warm``, it is
+        returned as optimal without the MILP. ``cutoff``: only solutions below it count (HiGHS's
+        ``objective_bound``); with none below, the status is ``"infeasible"``."""
+        self.found_s = None
+        self.cuts_added = 0
+        self.solver = "highs"
+        if not self.lb:
+            # no columns (e.g. a program with no secret value left): the empty solution is
+            # optimal; HiGHS calls such a model "empty" and returns no solution
+            return "optimal", [], 0.0, 0.0
+        import highspy  # imported on first solve: runs that never solve an MILP do not pay for it
+
+        if separate is not None:
+            target = float(np.dot(self.cost, warm)) if warm is not None else None
+            if self._cut_rounds(separate, time_limit, target) and warm is not None and self.feasible(warm):
+                # the relaxation's bound meets the warm start: optimal without a search
+                self.found_s = 0.0
+                self.solver = "lp"
+                return "optimal", list(warm), float(target or 0.0), 0.0
+        h = self._highs(time_limit)
+        for name, value in SEARCH_OPTIONS.items():
+            h.setOptionValue(name, value)
+        for name, setting in (options or {}).items():
+            h.setOptionValue(name, setting)
+        if cutoff is not None:
+            h.setOptionValue("objective_bound", cutoff)
         if warm is not None:
             sol = highspy.HighsSolution()
             sol.col_value = warm
@@ -215,6 +312,9 @@ class Milp:
             status = "stalled"
         else:
             status = h.modelStatusToString(st).lower().replace(" ", "_")
+        if cutoff is not None and x is not None and float(np.dot(self.cost, x)) >= cutoff:
+            # only solutions below the cutoff count (HiGHS can hand back a start it did not accept)
+            status, x, has_sol = "infeasible", None, False
         gap = float(info.mip_gap) if has_sol and math.isfinite(info.mip_gap) else math.inf
         obj = float(info.objective_function_value) if has_sol else math.inf
         return status, x, obj, (0.0 if status == "optimal" else gap)
@@ -256,22 +356,26 @@ def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[i
     """Per-class usable candidates and the reachable classes; None if a root has no program.
     Candidates in ``drop`` are left out."""
     k = pb.num_classes
+    cands = pb.cands
     by_class: list[list[int]] = [[] for _ in range(k)]
-    for j, cd in enumerate(pb.cands):
-        if math.isfinite(cd.cost) and cd.cls not in cd.children and j not in drop:
-            by_class[cd.cls].append(j)
     # productive classes: those with a finite program (worklist over missing children)
-    missing = [len(set(cd.children)) for cd in pb.cands]
+    missing = [0] * len(cands)
     users: list[list[int]] = [[] for _ in range(k)]
-    for c in range(k):
-        for j in by_class[c]:
-            for ch in set(pb.cands[j].children):
-                users[ch].append(j)
+    stack: list[int] = []
+    for j, cd in enumerate(cands):
+        if j in drop or cd.cls in cd.children or not math.isfinite(cd.cost):
+            continue
+        by_class[cd.cls].append(j)
+        kids = set(cd.children)
+        missing[j] = len(kids)
+        if not kids:
+            stack.append(j)
+        for ch in kids:
+            users[ch].append(j)
     productive = [False] * k
-    stack = [j for c in range(k) for j in by_class[c] if missing[j] == 0]
     while stack:
         j = stack.pop()
-        c = pb.cands[j].cls
+        c = cands[j].cls
         if productive[c]:
             continue
         productive[c] = True
@@ -281,9 +385,7 @@ def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[i
                 stack.append(u)
     if not all(productive[r] for r in pb.roots):
         return None
-    usable = [
-        [j for j in by_class[c] if all(productive[ch] for ch in pb.cands[j].children)] for c in range(k)
-    ]
+    usable = [[j for j in by_class[c] if all(productive[ch] for ch in cands[j].children)] for c in range(k)]
     seen: set[int] = set()
     order: list[int] = []
     stack = list(pb.roots)
@@ -381,7 +483,7 @@ def solve(
     red, usable, classes = milp_reduce.reduce(
         pb, lambda drop: _prune(pb, drop) or ([], []), with_noise=with_noise,
         incumbent=None if with_noise or known is None else known[0],
-        keep=set(known[1].values()) if known is not None else None)
+        keep=set(known[1].values()) if known is not None else None, start=(usable, classes))
     if warm and red.dropped:
         warm = {c: _replacement(j, red.dropped) for c, j in warm.items()}
     reduced = {"pruned": len(red.dropped), "bound": red.bound if math.isfinite(red.bound) else None}
@@ -486,8 +588,34 @@ def solve(
             for f, cols in setup_vars:
                 warm_vec[f] = 1.0 if any(warm_vec[col] > 0.5 for col in cols) else 0.0
     proof = PROOF_OPTIONS if warm_vec is not None and not with_noise else None
+    separate = None
+    if not with_noise and len(classes) <= HITTING_MAX_CLASSES:
+        def separate(sol: list[float]) -> list[dict[int, float]]:
+            # every program of d holds a class of S: sum_S y >= y_d (eqsat.milp_hitting)
+            y = {c: sol[yv[c]] for c in classes}
+            rows = []
+            for d, sets in milp_hitting.hitting_sets(pb, usable, classes, y).items():
+                for hs in sets:
+                    if sum(y[c] for c in hs) < y[d] - 1e-6:
+                        row = {yv[c]: 1.0 for c in hs}
+                        row[yv[d]] = row.get(yv[d], 0.0) - 1.0
+                        rows.append(row)
+            return rows
+    cutoff = None
+    if proof is not None and warm_vec is not None:
+        # HiGHS maps a warm start into its presolved model, and where presolve's dual reductions
+        # pick another of several equal choices, the start arrives worse (dot_product_8: 118 for
+        # 105) and its search must find the program again: solutions count only below the
+        # start's cost (plus a tolerance), so the search prunes with it from the root
+        wv = float(np.dot(m.cost, warm_vec))
+        cutoff = wv + 1e-6 * max(1.0, abs(wv))
     status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec, proof,
-                                  stall_s=_stall(proof_stall_s) if proof is not None else None)
+                                  stall_s=_stall(proof_stall_s) if proof is not None else None, separate=separate,
+                                  cutoff=cutoff)
+    if cutoff is not None and status == "infeasible":
+        # nothing below the cutoff found (a tolerance, or presolve): solve again without it
+        status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec, proof,
+                                      stall_s=_stall(proof_stall_s))
     if x is not None and warm_vec is not None and status in ("optimal", "stalled"):
         got = float(sum(c * v for c, v in zip(m.cost, x, strict=True)))
         if got > obj + 1e-6 * max(1.0, abs(obj)):
@@ -497,7 +625,7 @@ def solve(
     info = {
         "status": status, "objective": obj, "gap": gap, "classes": len(classes),
         "nodes": len(xv), "vars": len(m.lb), "rows": len(m.row_lo), "cyclic_classes": len(comp),
-        "solver": "highs", **reduced, "proven": status == "optimal",
+        "solver": m.solver, **reduced, "proven": status == "optimal", "hitting_rows": m.cuts_added,
     }
     if m.found_s is not None:
         info["found_s"] = round(m.found_s, 4)  # CPU seconds of the solver to the program returned

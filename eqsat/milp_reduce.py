@@ -174,14 +174,15 @@ def reduce(
     incumbent: float | None,
     keep: set[int] | None = None,
     max_rounds: int = 8,
+    start: tuple[list[list[int]], list[int]] | None = None,
 ) -> tuple[Reduction, list[list[int]], list[int]]:
     """Drop dominated and bounded-out candidates until nothing changes (``max_rounds``).
 
     ``prune(drop)`` returns (usable per class, reachable classes) without the candidates in
     ``drop`` (``eqsat.milp._prune``); ``keep`` are candidates never dropped by the bound (the
     incumbent's; a dominated one hands that on to its dominator). Returns the reduction and
-    the final (usable, classes)."""
-    usable, classes = prune(frozenset())
+    the final (usable, classes). ``start``: ``prune(frozenset())`` when the caller has it."""
+    usable, classes = start if start is not None else prune(frozenset())
     red = Reduction({}, -math.inf, 0, 0)
     keep = set(keep or ())
     if any(cd.cost < 0 for cd in pb.cands) or any(cost < 0 for cost, _ in pb.setups):

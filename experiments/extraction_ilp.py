@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "experiments" / "out"
 FIELDS = ["model", "repeat", "cands", "classes", "cpu_s", "wall_s", "status", "objective", "greedy_cost",
-          "rounds", "pruned", "bound", "solver", "proven", "found_s", "gap", "rows"]
+          "rounds", "pruned", "bound", "solver", "proven", "found_s", "gap", "rows", "hitting_rows"]
 
 
 def dump(files: list[Path], models: Path) -> None:
@@ -97,7 +97,7 @@ def bench(models: Path, min_cands: int, repeats: int, only: list[str]) -> list[d
                 "objective": obj, "greedy_cost": greedy_cost, "rounds": info.get("rounds", ""),
                 "pruned": info.get("pruned", ""), "bound": info.get("bound", ""), "solver": info.get("solver", ""),
                 "proven": info.get("proven", ""), "found_s": info.get("found_s", ""), "gap": info.get("gap", ""),
-                "rows": info.get("rows", ""),
+                "rows": info.get("rows", ""), "hitting_rows": info.get("hitting_rows", ""),
             })
             print(f"{path.stem} #{rep}: {len(pb.cands)} cands, cpu {cpu:.3f} s, {info.get('status')}, "
                   f"objective {obj} (greedy {greedy_cost}), found after {info.get('found_s', '-')} s",

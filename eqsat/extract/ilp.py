@@ -16,6 +16,10 @@ The model (one binary ``x_j`` per extractable e-node, ``y_c`` per class):
 * acyclicity only where cycles are possible: inside each strongly connected component
   of the class graph, an order variable ``t_c`` in ``[0, |SCC| - 1]`` with
   ``t_c >= t_ch + 1 - |SCC| (1 - x_j)`` for every edge of the component;
+* up to ``eqsat.milp.HITTING_MAX_CLASSES`` classes, the hitting-set rows of
+  ``eqsat.milp_hitting`` (``sum_S y >= y_d`` when every program of ``d`` holds a class of
+  ``S``) that the LP relaxation violates; a relaxation whose bound meets the greedy start
+  proves it without a search (``solver`` "lp"), and the search counts only cheaper programs;
 * objective ``sum_j cost_j x_j`` with the cost of a node given its children's secrecy;
   hoisting (``eqsat.extract.hoisting``): a rotation of a secret input class costs its
   price minus ``hoisted_saving``, and a "first rotation" binary ``f_s >= x_j`` per input
@@ -155,6 +159,7 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
     cands: list[Cand] = []
     rotations: dict[int, list[int]] = {}  # input class -> its rotation candidates
     ragged = hoisting.ragged_surcharge(costs)
+    saving = costs.hoisted_saving  # a property that reads the table: once, not per e-node
     widths = hoisting.class_slots(g) if ragged else []
     for idx, n in enumerate(g.nodes):
         if not n.extractable:
@@ -184,7 +189,7 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
         if n.op == "Rot" and secret[c] and ragged and hoisting.is_ragged(widths[n.children[0]]):
             w += ragged
         if math.isfinite(w):
-            src = hoisting.rotation_input(n) if secret[c] and costs.hoisted_saving else None
+            src = hoisting.rotation_input(n) if secret[c] and saving else None
             if src is not None and secret[src]:
                 rotations.setdefault(src, []).append(len(cands))
             cands.append(Cand(c, w, n.children, kind, inc, idx))

@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "eqsat.milp": 2,
     "eqsat.milp_reduce": 2,
     "eqsat.milp_cuts": 2,
+    "eqsat.milp_hitting": 2,
     "eqsat.frontend": 2,
     "eqsat.term": 3,
     "eqsat.term_ops": 3,
