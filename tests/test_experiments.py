@@ -159,3 +159,20 @@ def test_printer_speed_tiny_writes_csv_and_png(tmp_path: Path) -> None:
         (p, q) for p in ("source", "optimized") for q in ("xdsl", "text")}
     assert all(r["same"] and r["median_cpu_s"] > 0 for r in rows)
     assert (tmp_path / "printer_speed.csv").exists() and (tmp_path / "printer_speed.png").stat().st_size > 0
+
+
+def test_stage_times_baseline_tree_reads_its_own_rules(tmp_path: Path) -> None:
+    """A baseline tree (``git archive`` layout: ``rules/`` beside ``eqsat/``) imports its own
+    ``eqsat.rules``, not the installed checkout's."""
+    import subprocess
+    import sys
+
+    st = load("stage_times")
+    (tmp_path / "eqsat").mkdir()
+    (tmp_path / "eqsat" / "__init__.py").write_text("")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "__init__.py").write_text("MARK = 'baseline'\n")
+    st.link_subpackages(tmp_path)
+    out = subprocess.run([sys.executable, "-c", "import eqsat.rules as r; print(r.MARK)"], cwd=tmp_path,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "baseline"
