@@ -51,6 +51,17 @@ WARM_CHILD = ("import sys\nfrom eqsat import serve\nserve.warm()\nfrom eqsat.cli
               "sys.exit(main(sys.argv[1:]))")
 
 
+def link_subpackages(tree: Path) -> None:
+    """Make ``tree``'s ``rules`` and ``backend`` folders its ``eqsat.rules`` and ``eqsat.backend``
+    (links ``eqsat/rules -> ../rules``, as pyproject maps them): without them the tree's
+    ``eqsat`` package found those two in the installed checkout, so a baseline ran this
+    version's rules."""
+    for sub in ("rules", "backend"):
+        link = tree / "eqsat" / sub
+        if (tree / sub).is_dir() and not link.exists() and not link.is_symlink():
+            link.symlink_to(Path("..") / sub)
+
+
 def run_batch(files: list[Path], extra: list[str], warm: bool = True,
               tree: Path | None = None) -> dict[str, dict[str, Any]]:
     """One batch process over ``files``; the report of each kernel by its stem. ``tree``:
@@ -59,6 +70,7 @@ def run_batch(files: list[Path], extra: list[str], warm: bool = True,
     exe = [sys.executable, "-c", WARM_CHILD] if warm or tree else [str(Path(sys.executable).parent / "eqsat")]
     env = dict(os.environ, EQSAT_NO_SERVER="1")  # the stages of this process, not of a server's fork
     if tree is not None:
+        link_subpackages(tree)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH", "")) if p)
     with tempfile.TemporaryDirectory() as tmp:
         # run in ``tree`` when given: ``python -c`` puts the working directory first on sys.path

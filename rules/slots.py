@@ -457,7 +457,7 @@ def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
     instead of two)"""
     r = L.Rot(L.ProdRot(v, p, n), k)
     s = L.call(o.set_poly_union, q, L.call(o.poly_shift, p, k, n), n)
-    return L.Mul(L.ProdRot(v, q, n), r), L.ProdRot(v, s, n), [L.ne(s, ""), L.varies(v)]
+    return L.Mul(L.ProdRot(v, q, n), r), L.ProdRot(v, s, n), [L.from_source(r), L.ne(s, ""), L.varies(v)]
 
 
 @r("prod-rot-merge-r")
@@ -465,7 +465,15 @@ def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
     """rot(ProdRot(v, P), k) * ProdRot(v, Q) = ProdRot(v, (P + k) u Q)  (the other order)"""
     r = L.Rot(L.ProdRot(v, p, n), k)
     s = L.call(o.set_poly_union, L.call(o.poly_shift, p, k, n), q, n)
-    return L.Mul(r, L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, ""), L.varies(v)]
+    return L.Mul(r, L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.from_source(r), L.ne(s, ""), L.varies(v)]
+
+
+@r("prod-ext-invariant")
+def _(L, v: Term, p: Poly, s: Int, n: N):
+    """ProdRot(v, P)[s] = ProdRot(v, P)[0] when P + s = P (a full product holds it in every slot,
+    as lin-ext-invariant for sums)"""
+    prod = L.ProdRot(v, p, n)
+    return L.Ext(prod, s), L.Ext(prod, 0), [L.ne(s, 0), L.eq(L.call(o.poly_shift, p, s, n), p)]
 
 
 @r("prod-factor")

@@ -219,3 +219,20 @@ def test_vs_heir_table_of_a_run() -> None:
     assert lines[0].startswith("| kernel | eqsat warm")
     assert lines[2] == "| b | 0.40 |  | 0.90 | fails |  |  | 2 / - | 2 / - |"  # slowest first
     assert lines[3] == "| a | 0.10 | 0.05 | 0.50 | 0.05 | 2.0 | 1.0 | 3 / 3 | 3 / 4 |"
+
+
+def test_stage_times_baseline_tree_reads_its_own_rules(tmp_path: Path) -> None:
+    """A baseline tree (``git archive`` layout: ``rules/`` beside ``eqsat/``) imports its own
+    ``eqsat.rules``, not the installed checkout's."""
+    import subprocess
+    import sys
+
+    st = load("stage_times")
+    (tmp_path / "eqsat").mkdir()
+    (tmp_path / "eqsat" / "__init__.py").write_text("")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "__init__.py").write_text("MARK = 'baseline'\n")
+    st.link_subpackages(tmp_path)
+    out = subprocess.run([sys.executable, "-c", "import eqsat.rules as r; print(r.MARK)"], cwd=tmp_path,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "baseline"

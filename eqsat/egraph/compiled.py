@@ -62,7 +62,8 @@ def _package_dirs() -> list[Path]:
 
 def _source_files() -> list[Path]:
     root = _ROOT
-    files = [root / "term.py", root / "egraph" / "noise_analysis.py", Path(__file__).resolve()]
+    files = [root / "term.py", root / "egraph" / "noise_analysis.py", root / "egraph" / "rule_cse.py",
+             Path(__file__).resolve()]
     for d in _package_dirs():
         files += sorted(d.glob("*.py"))
     return files
@@ -111,17 +112,18 @@ def _record(ruleset: Any | None) -> Section:
     from egglog import EGraph
 
     from eqsat import term
+    from eqsat.egraph import rule_cse
 
     eg = EGraph(save_egglog_string=True)
     term.declare(eg)
     base = eg._state.egraph.commands() or ""
     if ruleset is None:
-        return Section(_strip_runs(base), str(term.slots_analysis.ident))
+        return Section(rule_cse.rewrite(_strip_runs(base)), str(term.slots_analysis.ident))
     eg.run(ruleset)  # on the empty e-graph: registers the rules, matches nothing
     full = eg._state.egraph.commands() or ""
     if not full.startswith(base):
         raise RuntimeError("egglog's recorded commands are not append-only")
-    return Section(_strip_runs(full[len(base):]), str(ruleset.ident))
+    return Section(rule_cse.rewrite(_strip_runs(full[len(base):])), str(ruleset.ident))
 
 
 def _build() -> dict[str, Section]:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eqsat.egraph import compiled, scratch
+from eqsat.egraph import compiled, pyobject_pickle, scratch
 from eqsat.egraph.limits import Limits, RunReport, StopReason
 from eqsat.egraph.loader import Loader
 from eqsat.egraph.tables import declarations
@@ -109,7 +109,8 @@ class Session:
         self.analyse()
 
     def _run_text(self, text: str, cache: bool = False) -> list[Any]:
-        with _collector_off():
+        # the oracles' values pickled and unpickled through memo tables (``pyobject_pickle``)
+        with _collector_off(), pyobject_pickle.memoized():
             cmds = self._parsed.get(text) if cache else None
             if cmds is None:
                 # piece by piece: egglog's parser and its rules' source spans cost more than linear

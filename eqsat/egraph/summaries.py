@@ -113,15 +113,16 @@ class Summaries(CanonicalForms):
         return vectors, keys.pop(), const
 
     def _plan_rotation_trees(self, absorbed: set[int]) -> None:
-        """Vector sums over rotations of one vector with at least ``SUMMARY_SUM_SLOTS``
-        terms (``eqsat.egraph.rotation_trees``) that the load-time realization realizes:
-        their realized ``LinRot`` is unioned beside the source tree, and each interior step
-        with its own ``LinRot`` (``_rotation_tree``), so the rules find the chain's
-        polynomials at load instead of one source step per iteration (HEIR's 17-rotation
-        linear chain of 32 slots: 32 -> 8 iterations). Not for products: realized at load,
-        the ``ProdRot`` sets of a product chain made ``prod-rot-merge`` the costliest rule of
-        the first iterations (the sum-and-product of 32 slots: fewer iterations, more time),
-        and each step's set as its own ``ProdRot`` ran it past the time limit. The source stays live: loaded alone,
+        """Vector sums (products) over rotations of one vector with at least
+        ``SUMMARY_SUM_SLOTS`` terms (``eqsat.egraph.rotation_trees``) that the load-time
+        realization realizes: their realized ``LinRot`` (``ProdRot``) is unioned beside the
+        source tree, and each interior step with its own ``LinRot`` (``ProdRot``,
+        ``_rotation_tree``), so the rules find the chain's polynomials (offset sets) at load
+        instead of one source step per iteration (HEIR's 17-rotation linear chain of 32 slots:
+        32 -> 8 iterations; the sum-and-product of 32 slots: 33 -> 10). Products were left
+        out while ``prod-rot-merge`` also merged the realizations' own rotations: the sets
+        realized at load made it the costliest rule, and the run slower; it now fires on
+        source rotations only, as ``lin-rot-add``. The source stays live: loaded alone,
         the realization lost what the rules find from the source's own rotations (HEIR's
         duplicated-rotation sum read at slot 1: 4 rotations instead of 2; the sum-and-product
         of 32 slots: 10 instead of 9)."""
@@ -130,20 +131,28 @@ class Summaries(CanonicalForms):
         for j in self.prog.live():
             for a in self.prog.nodes[j].args:
                 users.setdefault(a, []).append(j)
+        self.product_trees: set[int] = set()
         for i in self.prog.live():
             n = self.prog.nodes[i]
-            if n.type.is_scalar or n.op not in ("add", "sub") or i in absorbed or i in self.covered:
+            product = n.op == "mul"
+            if n.type.is_scalar or n.op not in ("add", "sub", "mul") or i in absorbed or i in self.covered:
                 continue
-            if self._single_use(i) and self.prog.nodes[users[i][0]].op in ("add", "sub", "neg", "rotate", "mul"):
+            inside = ("mul", "rotate") if product else ("add", "sub", "neg", "rotate", "mul")
+            if self._single_use(i) and self.prog.nodes[users[i][0]].op in inside:
                 continue  # inside a larger tree
-            tree = rotation_tree(self.prog, i, self._single_use, product=False)
+            tree = rotation_tree(self.prog, i, self._single_use, product=product)
             if tree is None or tree.rotations == 0 or len(tree.terms) < SUMMARY_SUM_SLOTS:
                 continue
             if any(x in absorbed or x in self.covered for x in tree.interior):
                 continue
             slots = n.type.slots
             scratch = Tables(0)  # a dry run: rows written here are dropped
-            if linrot_load.Realizer(scratch, slots).linrot(-1, rotpoly.key(tree.terms, slots))[1]:
+            key = rotpoly.key(tree.terms, slots)
+            if product:
+                if prodrot_load.ProdRealizer(scratch, slots).prodrot(-1, key)[1]:
+                    self.rotation_trees[i] = tree
+                    self.product_trees.add(i)
+            elif linrot_load.Realizer(scratch, slots).linrot(-1, key)[1]:
                 self.rotation_trees[i] = tree
 
     def _rotation_tree(self, i: int) -> int:
@@ -151,11 +160,16 @@ class Summaries(CanonicalForms):
         tree = self.rotation_trees[i]
         slots = self.prog.nodes[i].type.slots
         v = self.name[tree.base]
-        for j, terms in interior_forms(self.prog, tree, product=False).items():
-            # each step of the chain as its polynomial too: the rule that would derive them
-            # one step per iteration (``lin-rot-add``) finds them present
-            self.unions.append((self.name[j], self.node("LinRot", v, rotpoly.key(terms, slots), slots)))
-        return linrot_load.Realizer(self, slots).linrot(v, rotpoly.key(tree.terms, slots))[0]
+        product = i in self.product_trees
+        op = "ProdRot" if product else "LinRot"
+        for j, terms in interior_forms(self.prog, tree, product=product).items():
+            # each step of the chain as its polynomial (offset set) too: the rule that would
+            # derive them one step per iteration (``lin-rot-add``, ``prod-rot-merge``) finds them present
+            self.unions.append((self.name[j], self.node(op, v, rotpoly.key(terms, slots), slots)))
+        key = rotpoly.key(tree.terms, slots)
+        if product:
+            return prodrot_load.ProdRealizer(self, slots).prodrot(v, key)[0]
+        return linrot_load.Realizer(self, slots).linrot(v, key)[0]
 
     def _prod_set(self, factors: list[int]) -> tuple[int, str, int] | None:
         """A product of distinct slots of one vector and integer constants as ``(v, key of

@@ -283,10 +283,18 @@ def _ones_factor_pairs(a: str, n: int) -> tuple[tuple[str, str], ...]:
 
 
 def ones_factor_inner(a: str, n: int, j: int) -> str:
+    """Inner factor of the j-th all-ones factorization of ``a``, or ``""``; only canonical
+    keys are factored, as ``factor_inner`` (the rules' guard: egglog evaluates this call
+    first, and factoring the non-canonical offset sets of the 32-slot sum-and-product took a
+    quarter of its saturation)."""
+    if not canonical(a, n):
+        return ""
     fp = _ones_factor_pairs(a, n)
     return fp[j][0] if j < len(fp) else ""
 
 
 def ones_factor_outer(a: str, n: int, j: int) -> str:
+    if not canonical(a, n):
+        return ""
     fp = _ones_factor_pairs(a, n)
     return fp[j][1] if j < len(fp) else ""

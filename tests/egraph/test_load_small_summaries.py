@@ -155,3 +155,29 @@ def test_rotation_tree_reads_a_product_and_refuses_a_repeated_offset() -> None:
     yes = rotation_tree(prog, p, lambda i: False, product=True)
     assert yes is not None and yes.terms == {0: 1, 1: 1, 2: 1}
     assert rotation_tree(prog, q, lambda i: False, product=True) is None
+
+
+def product_chain(n: int, steps: int) -> Program:
+    """a = v; repeat: a = rot(a, 1) * v -- the product of ``steps + 1`` rotations of v."""
+    b = Builder("pchain")
+    v = b.arg("v", Type((n,), "i16", True))
+    a = v
+    for _ in range(steps):
+        a = b.mul(b.rotate(a, 1), v)
+    return b.finish([a])
+
+
+def test_product_chain_gets_its_realized_prodrot_beside_the_source() -> None:
+    """The product's set and every step's set at load: the rules do not rebuild the chain one
+    step per iteration (``prod-rot-merge``)."""
+    prog = product_chain(8, 7)  # all 8 rotations: a full product
+    loader = Loader(prog)
+    loader.load()
+    assert loader.rotation_trees and loader.product_trees
+    assert len(loader.rows["ProdRot"]) > 7  # every step's offset set
+    assert loader.rows["Rot"]  # the source's own rotations stay
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("rotate", 0) == 3, ops
+    assert res.report["egraph"]["iterations"] <= 10  # type: ignore[index]  # (20 without the tree)
+    assert equal_on_random_inputs(prog, res.program)

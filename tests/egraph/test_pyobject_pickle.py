@@ -46,3 +46,25 @@ def test_egglog_oracles_see_the_same_values() -> None:
     ex = Path(__file__).resolve().parents[2] / "examples" / "sum_8.mlir"
     res = eqsat.optimize(_read_program(str(ex), None))
     assert res.report["after"]["ops"].get("rotate") == 3  # type: ignore[index, union-attr]
+
+
+def test_inside_memoized_the_same_bytes_and_equal_objects() -> None:
+    pyobject_pickle.install()
+    from eqsat.rulespec import slot_oracles
+    from eqsat.rulespec.unary import Unary
+
+    values: list[object] = [0, 7, -3, 2**70, "", "1:1,3:-2", slot_oracles.poly_add, Unary(slot_oracles.single_offset)]
+    outside = [cloudpickle.dumps(v) for v in values]
+    data = cloudpickle.dumps({"a": 1})
+    with pyobject_pickle.memoized():
+        for _ in range(2):  # a miss, then a hit
+            assert [cloudpickle.dumps(v) for v in values] == outside
+            back = [cloudpickle.loads(b) for b in outside]
+            assert back[:6] == values[:6] and back[6] is slot_oracles.poly_add
+            assert back[7].fn is slot_oracles.single_offset  # type: ignore[attr-defined]
+        # a mutable object is unpickled afresh at every call
+        first = cloudpickle.loads(data)
+        first["a"] = 2
+        assert cloudpickle.loads(data) == {"a": 1}
+    assert cloudpickle.dumps is not pyobject_pickle._DUMPS.__getitem__
+    assert cloudpickle.loads(outside[1]) == 7

@@ -28,6 +28,7 @@ PINNED: dict[str, dict[str, object]] = {
     "lin-scaled-mono-neg": {"p": "1*-3"},
     "lin-neg-mono": {"p": "1*-1"},
     "lin-ext-invariant": {"p": "-2..4/2*1"},  # slots 0,2,4,6 of 8: invariant under even shifts
+    "prod-ext-invariant": {"p": "-2..4/2*1"},
     "lin-complement": {"p": "-3..-1/1*-1,0*1,1..4/1*-1"},  # v0 - v1 - ... - v7 = 2 v0 - sum(v)
 }
 SIZES: dict[str, tuple[int, ...]] = {name: (8,) for name in PINNED} | {"lin-factor-1": (16,)}
