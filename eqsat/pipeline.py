@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from eqsat.egraph import compiled, guard, noise_facts
-from eqsat.egraph.session import Limits, RunReport, StopReason
+from eqsat.egraph import compiled, guard
+from eqsat.egraph.session import Limits, RunReport, StopReason, collector_off, parse_serialized
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
 from eqsat.extract.dag import ExtractionError, greedy_dag, refine, to_program
@@ -260,13 +260,12 @@ def optimize(
     floors: dict[str, object] = {}
     view: EGraphView | None = None
     if built.js is not None:
-        t_analysis = time.perf_counter()
-        js = built.js
-        view = EGraphView(js, frozenset(name for name, ty in prog.args if not ty.secret))
+        with collector_off():  # tens of thousands of new objects and no cycle (``parse_serialized``)
+            view = EGraphView(parse_serialized(built.js), frozenset(name for name, ty in prog.args if not ty.secret))
         roots = [view.root(k) for k in built.roots]
-        if built.analysed:
-            floors = dict(noise_facts.facts(js, view).roots(roots))
-            floors["time_s"] = round(time.perf_counter() - t_analysis, 4)
+        if built.analysed and built.floors is not None:  # computed with the e-graph (``guard._finish``)
+            floors = dict(built.floors)
+            floors["time_s"] = round(built.timings.get("noise_analysis", 0.0), 4)
             _check_level_floor(floors, scheme, max_level, bootstrap)
     use_ilp = view is not None and (extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES))
 

@@ -109,7 +109,7 @@ class Session:
         self.analyse()
 
     def _run_text(self, text: str, cache: bool = False) -> list[Any]:
-        with _collector_off():
+        with collector_off():
             cmds = self._parsed.get(text) if cache else None
             if cmds is None:
                 # piece by piece: egglog's parser and its rules' source spans cost more than linear
@@ -225,16 +225,25 @@ class Session:
         return out
 
     def serialize(self) -> dict[str, object]:
-        ser = self.egg.serialize([], max_functions=None, max_calls_per_function=None)
-        # parsing makes tens of thousands of dicts and lists and no cycle: without the garbage
-        # collector, whose collections it set off walked everything the process holds (0.02 s
-        # instead of 0.12-0.17 s for 1,837 e-nodes)
-        with _collector_off():
-            return json.loads(ser.to_json())  # type: ignore[no-any-return]
+        return parse_serialized(self.serialize_text())
+
+    def serialize_text(self) -> str:
+        """The e-graph as egglog's JSON text (``serialize`` parsed): what a worker hands back,
+        parsed once, by the process that reads it."""
+        return self.egg.serialize([], max_functions=None, max_calls_per_function=None).to_json()  # type: ignore[no-any-return]
+
+
+def parse_serialized(text: str) -> dict[str, object]:
+    """``Session.serialize_text``'s JSON parsed."""
+    # parsing makes tens of thousands of dicts and lists and no cycle: without the garbage
+    # collector, whose collections it set off walked everything the process holds (0.02 s
+    # instead of 0.12-0.17 s for 1,837 e-nodes)
+    with collector_off():
+        return json.loads(text)  # type: ignore[no-any-return]
 
 
 @contextlib.contextmanager
-def _collector_off() -> Iterator[None]:
+def collector_off() -> Iterator[None]:
     """The garbage collector off for the block (on again after it, if it was on).  Inside
     egglog's calls every rule oracle's call makes its argument tuples and values (our
     ``PyObject`` sort: ints and strings, freed by reference counting, in no cycle), so the
