@@ -115,19 +115,26 @@ class VectorChains(ChainVectorizer):
                 return None
         if len(written) < 2:
             return None
-        polys: dict[int, Poly] = {}
-        for slot, e in sorted(written.items()):
-            p = self._poly(e, slot, slots, {})
-            if p is None:
+        known = self.chain_polys().get(top)
+        if known is None:
+            self._read_uniform = False
+            polys: dict[int, Poly] = {}
+            for slot, e in sorted(written.items()):
+                p = self._poly(e, slot, slots, {})
+                if p is None:
+                    return None
+                polys[slot] = p
+            if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS and not _per_slot_data(polys):
+                # per-slot coefficients of a template's zero-padded edges: the slot rules do better
+                # on a short chain; on a long one, or with per-slot data, they lift every slot
+                # (``_vector_chain_instead``, ``_per_slot_data``)
                 return None
-            polys[slot] = p
-        if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS and not _per_slot_data(polys):
-            # per-slot coefficients of a template's zero-padded edges: the slot rules do better
-            # on a short chain; on a long one, or with per-slot data, they lift every slot
-            # (``_vector_chain_instead``, ``_per_slot_data``)
-            return None
-        nonconst = {m for p in self._align_nested(polys).values() for m in p if m}
-        if len(nonconst) > len(polys):
+            nonconst = len({m for p in self._align_nested(polys).values() for m in p if m})
+            if not self._read_uniform:  # the same whenever asked (``chain_polys``)
+                self.chain_polys()[top] = (polys, nonconst)
+        else:
+            polys, nonconst = known
+        if nonconst > len(polys):
             return None  # no vector form (``_slots_form``): the chain is its slots
         # the element arithmetic: add/sub/neg/mul nodes and the reads of ``slots``-slot tensors
         reach: set[int] = set()
@@ -156,7 +163,20 @@ class VectorChains(ChainVectorizer):
                     changed = True
         return reach | inner
 
+    def chain_polys(self) -> dict[int, tuple[dict[int, Poly], int]]:
+        """Chain top -> its slots' polynomials and how many non-constant monomials they hold
+        once aligned, kept from the first ``_vector_chain_cover`` of the chain for the next
+        one and for its vector form (``ChainVectorizer._vector_form``): the planning asks
+        twice (``_vector_chain_instead``, then ``_plan_vector_chains``), and the polynomials
+        of a 256-slot stencil were most of its loading. Kept only when no polynomial read a
+        uniform scalar (``_uniform``), the one part that depends on what is covered or named
+        so far; the rest is the program's."""
+        if not hasattr(self, "_chain_polys"):
+            self._chain_polys: dict[int, tuple[dict[int, Poly], int]] = {}
+        return self._chain_polys
+
     def _uniform(self, e: int) -> Poly | None:
+        self._read_uniform = True
         if getattr(self, "_planning", False):  # before emission: a scalar that will have a term
             node = self.prog.nodes[e]
             return {(("u", e),): 1} if node.type.is_scalar and e not in self.covered else None

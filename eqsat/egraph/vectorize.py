@@ -228,6 +228,10 @@ class ChainVectorizer(Summaries):
         memo[e] = out
         return out
 
+    def chain_polys(self) -> dict[int, tuple[dict[int, Poly], int]]:
+        """Chain top -> its slots' polynomials, when planned already (``VectorChains``)."""
+        return {}
+
     def _uniform(self, e: int) -> Poly | None:
         """A scalar the same in every slot (broadcast), when it has a term of its own."""
         if e in self.name and self.prog.nodes[e].type.is_scalar:
@@ -356,8 +360,9 @@ class ChainVectorizer(Summaries):
         polys: dict[int, Poly] = {}
         places: list[int] = []
         seen: set[Mono] = set()
+        known = self.chain_polys().get(top)  # the planning's polynomials of the chain, when kept
         for slot, e in sorted(written.items()):
-            p = self._poly(e, slot, n, {})
+            p = known[0][slot] if known is not None else self._poly(e, slot, n, {})
             if p is None:
                 if e not in self.name:
                     return None
