@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
-from eqsat.egraph.vectorize import ChainVectorizer, Mono, Poly
+from eqsat.egraph.vectorize import ChainVectorizer, KnownChain, Mono, Poly
 
 
 class VectorChains(ChainVectorizer):
@@ -129,12 +129,12 @@ class VectorChains(ChainVectorizer):
                 # on a short chain; on a long one, or with per-slot data, they lift every slot
                 # (``_vector_chain_instead``, ``_per_slot_data``)
                 return None
-            nonconst = len({m for p in self._align_nested(polys).values() for m in p if m})
+            aligned = self._align_nested(polys)
             if not self._read_uniform:  # the same whenever asked (``chain_polys``)
-                self.chain_polys()[top] = (polys, nonconst)
+                self.chain_polys()[top] = KnownChain(polys, aligned, self._nested, self._joined)
         else:
-            polys, nonconst = known
-        if nonconst > len(polys):
+            polys, aligned = known.polys, known.aligned
+        if len({m for p in aligned.values() for m in p if m}) > len(polys):
             return None  # no vector form (``_slots_form``): the chain is its slots
         # the element arithmetic: add/sub/neg/mul nodes and the reads of ``slots``-slot tensors
         reach: set[int] = set()
@@ -163,16 +163,15 @@ class VectorChains(ChainVectorizer):
                     changed = True
         return reach | inner
 
-    def chain_polys(self) -> dict[int, tuple[dict[int, Poly], int]]:
-        """Chain top -> its slots' polynomials and how many non-constant monomials they hold
-        once aligned, kept from the first ``_vector_chain_cover`` of the chain for the next
-        one and for its vector form (``ChainVectorizer._vector_form``): the planning asks
-        twice (``_vector_chain_instead``, then ``_plan_vector_chains``), and the polynomials
-        of a 256-slot stencil were most of its loading. Kept only when no polynomial read a
-        uniform scalar (``_uniform``), the one part that depends on what is covered or named
-        so far; the rest is the program's."""
+    def chain_polys(self) -> dict[int, KnownChain]:
+        """Chain top -> its slots' polynomials, aligned too (``KnownChain``), kept from the
+        first ``_vector_chain_cover`` of the chain for the next one and for its vector form
+        (``ChainVectorizer._vector_form``): the planning asks twice (``_vector_chain_instead``,
+        then ``_plan_vector_chains``), and the polynomials of a 256-slot stencil were most of
+        its loading. Kept only when no polynomial read a uniform scalar (``_uniform``), the one
+        part that depends on what is covered or named so far; the rest is the program's."""
         if not hasattr(self, "_chain_polys"):
-            self._chain_polys: dict[int, tuple[dict[int, Poly], int]] = {}
+            self._chain_polys: dict[int, KnownChain] = {}
         return self._chain_polys
 
     def _uniform(self, e: int) -> Poly | None:

@@ -36,6 +36,7 @@ of any kernel.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -50,6 +51,18 @@ from eqsat.rulespec import slot_oracles as o
 Atom = tuple  # ("r", tensor, offset) | ("u", scalar node) | ("s", nested polynomial key) | ("S", aligned sum)
 Mono = tuple[Atom, ...]  # a sorted multiset of atoms; () is the constant monomial
 Poly = dict[Mono, int | float]
+
+
+@dataclass
+class KnownChain:
+    """An insertion chain's slot polynomials (``ChainVectorizer._poly``), kept by the planning
+    (``VectorChains.chain_polys``): as read, and aligned (``_align_nested``: its result and
+    the nested sums and joined reads it set)."""
+
+    polys: dict[int, Poly]
+    aligned: dict[int, Poly]
+    nested: dict[int, dict[int, Poly]]
+    joined: list[tuple[int, int, Mono]]
 
 
 def _add_into(acc: Poly, p: Poly, scale: int | float) -> None:
@@ -228,7 +241,7 @@ class ChainVectorizer(Summaries):
         memo[e] = out
         return out
 
-    def chain_polys(self) -> dict[int, tuple[dict[int, Poly], int]]:
+    def chain_polys(self) -> dict[int, KnownChain]:
         """Chain top -> its slots' polynomials, when planned already (``VectorChains``)."""
         return {}
 
@@ -362,7 +375,7 @@ class ChainVectorizer(Summaries):
         seen: set[Mono] = set()
         known = self.chain_polys().get(top)  # the planning's polynomials of the chain, when kept
         for slot, e in sorted(written.items()):
-            p = known[0][slot] if known is not None else self._poly(e, slot, n, {})
+            p = known.polys[slot] if known is not None else self._poly(e, slot, n, {})
             if p is None:
                 if e not in self.name:
                     return None
@@ -374,7 +387,12 @@ class ChainVectorizer(Summaries):
                 seen.update(m if len(m) == 1 and m[0][0] != "s" else (("deg", len(m)),) for m in p)
                 if len(seen) > len(written) + 1:
                     return None
-        polys = self._align_nested(polys)
+        if known is None:
+            polys = self._align_nested(polys)
+        else:  # the planning's alignment of the same polynomials, and what it set beside it
+            self._nested_id += 1
+            self._nested, self._joined = known.nested, known.joined
+            polys = known.aligned
         form = self._slots_form(polys, n, set(range(n)))
         if form is None:
             return None
