@@ -173,6 +173,8 @@ class _FunctionLowering:
         #: per block (by id): its operations with how each is run (``_plan``); an unrolled loop
         #: body runs once per trip and reads its ops' xDSL properties once
         self.plans: dict[int, list[tuple[Operation, int, Any]]] = {}
+        #: per ``affine.for`` (by id): its bound maps and operands, step, body and initial values
+        self.loops: dict[int, tuple[Any, ...]] = {}
         #: per index-typed binary op (by id): operands, result, fold, whether it divides
         self.index_ops: dict[int, tuple[SSAValue, SSAValue, SSAValue, Callable[[int, int], int], bool]] = {}
 
@@ -453,15 +455,21 @@ class _FunctionLowering:
         self.bind(op, [Index(res)])
 
     def op_for(self, op: affine.ForOp) -> None:
-        lo_map, hi_map = op.lowerBoundMap.data, op.upperBoundMap.data
-        lo_ops = [self.bound(v, op) for v in op.lowerBoundOperands]
-        hi_ops = [self.bound(v, op) for v in op.upperBoundOperands]
+        # an inner loop runs once per trip of the loops around it: its xDSL properties (each
+        # read decodes the op's operand segments) are read once
+        loop = self.loops.get(id(op))
+        if loop is None:
+            loop = (op.lowerBoundMap.data, op.upperBoundMap.data, tuple(op.lowerBoundOperands),
+                    tuple(op.upperBoundOperands), op.step.value.data, op.body.block, tuple(op.inits))
+            self.loops[id(op)] = loop
+        lo_map, hi_map, lo_vals, hi_vals, step, block, inits = loop
+        lo_ops = [self.bound(v, op) for v in lo_vals]
+        hi_ops = [self.bound(v, op) for v in hi_vals]
         lo = max(lo_map.eval(lo_ops[: lo_map.num_dims], lo_ops[lo_map.num_dims :]))
         hi = min(hi_map.eval(hi_ops[: hi_map.num_dims], hi_ops[hi_map.num_dims :]))
-        step = op.step.value.data
         if step < 1:
             raise self.fail(op, f"loop step {step} must be positive")
-        self.unroll(op, op.body.block, range(lo, hi, step), [self.env[v] for v in op.inits])
+        self.unroll(op, block, range(lo, hi, step), [self.env[v] for v in inits])
 
     def op_scf_for(self, op: scf.ForOp) -> None:
         lo, hi, step = (self.bound(v, op) for v in (op.lb, op.ub, op.step))  # index or integer bounds
