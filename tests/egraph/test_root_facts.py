@@ -3,12 +3,16 @@ result classes' facts looked up in the e-graph read as the old serialization aft
 
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
 from eqsat.rules import resolve
 
 from eqsat.egraph import guard, noise_facts
 from eqsat.egraph.session import Limits, RunReport, Session, StopReason, parse_serialized
 from eqsat.egraph.view import EGraphView
+from eqsat.errors import InternalError
 from eqsat.ir import Builder, Program, Type
 from eqsat.testing.programs import Shape, random_program
 
@@ -74,3 +78,39 @@ def test_unused_argument_takes_the_old_order() -> None:
     assert same_view(view, old_view)
     assert floors == old_facts
     assert floors is not None and floors["depth_floor"] == [1, None]  # the plaintext result has no fact
+
+
+def test_the_worker_sends_the_facts_after_the_e_graph() -> None:
+    """A forked worker hands back the e-graph first and runs the analysis while the caller
+    goes on; ``Built.facts`` waits for them, and they are the facts the caller computed itself
+    before (``guard._finish`` in this process, the analysis first)."""
+    b = Builder("f")
+    x, y, w = b.arg("x", CT), b.arg("y", CT), b.arg("w", PT)
+    xy = b.mul(x, y)
+    prog = b.finish([b.add(b.mul(xy, xy), b.rotate(b.mul(x, w), 1)), b.add(x, b.rotate(y, 2))])
+    built = guard.build(prog, [f.ruleset for f in resolve("default")], Limits(iterations=4, time_s=20.0),
+                        float("inf"), time.perf_counter() + 60)
+    assert built.analysed and built.facts_later and built.floors is None
+    facts = built.facts()
+    assert facts == old_way(prog, "default")[1]
+    assert facts is not None and facts["depth_floor"] == [2, 0]  # (xy)^2: two levels; x + rot(y): none
+    assert built.facts() is facts  # read once, kept
+    assert built.timings["noise_analysis"] > 0
+
+
+def test_a_worker_that_ends_without_its_facts_is_an_internal_error() -> None:
+    r, w = os.pipe()
+    os.write(w, b'{"ev": "iter"}\n')
+    os.close(w)
+    waiter = guard._FactsWaiter(r, [], b"", os.getpid(), time.perf_counter() + 5)
+    with pytest.raises(InternalError, match="noise facts"):
+        waiter.wait()
+
+
+def test_facts_already_read_with_the_e_graph_are_not_lost() -> None:
+    r, w = os.pipe()
+    os.close(w)
+    floors = {"noise_floor": [12], "depth_floor": [0], "ckks_depth_floor": [0]}
+    waiter = guard._FactsWaiter(r, [{"ev": "facts", "floors": floors, "s": 0.5}], b"", os.getpid(),
+                                time.perf_counter() + 5)
+    assert waiter.wait() == (floors, 0.5)
