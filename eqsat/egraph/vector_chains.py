@@ -24,6 +24,8 @@ twin keeps the source extractable, as for the summaries of long linear chains
 
 from __future__ import annotations
 
+from itertools import islice
+
 from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
 from eqsat.egraph.vectorize import ChainVectorizer, KnownChain, Mono, Poly
@@ -52,7 +54,8 @@ class VectorChains(ChainVectorizer):
         left to the rules: a zero-padded product template on 189 slots whose edge slots
         degenerate to linear forms ran past the time limit in saturation and came back
         unvectorized."""
-        if sum(self._reads_a_slot(e) for e in others) <= SUMMARY_CHAIN_SLOTS:
+        reading = (e for e in others if self._reads_a_slot(e))
+        if next(islice(reading, SUMMARY_CHAIN_SLOTS, None), None) is None:  # at most that many: counted no further
             return False
         if not hasattr(self, "_vec_memo"):
             self._vec_memo, self._nested, self._nested_id = {}, {}, 0

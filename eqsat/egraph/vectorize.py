@@ -285,10 +285,15 @@ class ChainVectorizer(Summaries):
         maximal = sorted(tops, key=lambda t: sorted(map(repr, t)))
         rep_of_set = {t: r for r, t in enumerate(maximal)}
 
+        reps: dict[tuple, int] = {}
+
         def rep(k: tuple) -> int:
-            t = sets[k]
-            cands = [u for u in maximal if t <= u]
-            return rep_of_set[min(cands, key=len)]
+            r = reps.get(k)
+            if r is None:  # the smallest maximal variant holding it (asked once per slot)
+                t = sets[k]
+                cands = [u for u in maximal if t <= u]
+                r = reps[k] = rep_of_set[min(cands, key=len)]
+            return r
 
         assign: dict[tuple[int, int], tuple] = {}  # (representative, slot) -> variant key
         out: dict[int, Poly] = {}
