@@ -304,6 +304,9 @@ class _FunctionLowering:
                                                         isinstance(op, noisy.SubOp))))
                 elif not custom and isinstance(op, tensor.ExtractOp):
                     plan.append((op, _EXTRACT, (id(op.tensor), tuple(id(v) for v in op.indices), id(op.result))))
+                elif not custom and isinstance(op, tensor.InsertOp):
+                    plan.append((op, _INSERT, (id(op.dest), id(op.scalar), tuple(id(v) for v in op.indices),
+                                               id(op.result))))
                 else:
                     handler = (type(self).lower_op if custom
                                else _HANDLERS.get(type(op)) or _LAZY_HANDLERS.get(op.name))
@@ -339,21 +342,26 @@ class _FunctionLowering:
             elif how == _EXTRACT:
                 src, indices, res = arg
                 t = env[src]
-                if type(t) is int and all(type(env[v]) is Index and env[v].known for v in indices):  # type: ignore[union-attr]
-                    shape = self.b.nodes[t].type.shape
-                    if len(indices) == len(shape):
-                        flat = 0
-                        for v, n in zip(indices, shape, strict=True):
-                            k = env[v].value  # type: ignore[union-attr]
-                            if not 0 <= k < n:
-                                break
-                            flat = flat * n + k
-                        else:
-                            try:
-                                env[res] = self.fold_extract(t, flat)
-                            except IRError as exc:
-                                raise self.fail(op, str(exc)) from None
-                            continue
+                if type(t) is int:
+                    flat = _flat_index(env, indices, self.b.nodes[t].type.shape)
+                    if flat is not None:
+                        try:
+                            env[res] = self.fold_extract(t, flat)
+                        except IRError as exc:
+                            raise self.fail(op, str(exc)) from None
+                        continue
+                arg = _HANDLERS[type(op)]  # the general path, which reports what is wrong
+            elif how == _INSERT:
+                dest, scalar, indices, res = arg
+                t, x = env[dest], env[scalar]
+                if type(t) is int and type(x) is int:
+                    flat = _flat_index(env, indices, self.b.nodes[t].type.shape)
+                    if flat is not None:
+                        try:
+                            env[res] = self.b.insert(x, t, flat)
+                        except IRError as exc:
+                            raise self.fail(op, str(exc)) from None
+                        continue
                 arg = _HANDLERS[type(op)]  # the general path, which reports what is wrong
             elif how == _TERMINATOR:
                 return [env[v] for v in arg]
@@ -625,7 +633,21 @@ _LAZY_HANDLERS: dict[str, Callable[[Any, Any], None]] = {
 }
 _LAZY_TERMINATORS = frozenset({"affine.yield", "scf.yield"})
 #: how ``run_block`` runs an op (``_FunctionLowering._plan``)
-_LOWER, _TERMINATOR, _INDEX_BINARY, _DATA_BINARY_OP, _EXTRACT = 0, 1, 2, 3, 4
+_LOWER, _TERMINATOR, _INDEX_BINARY, _DATA_BINARY_OP, _EXTRACT, _INSERT = 0, 1, 2, 3, 4, 5
+
+
+def _flat_index(env: dict[int, Value], indices: tuple[int, ...], shape: tuple[int, ...]) -> int | None:
+    """The flat slot that the known, in-range indices (value ids in ``env``) address in a tensor
+    of ``shape``; None when one is not such an index (the general path reports it)."""
+    if len(indices) != len(shape):
+        return None
+    flat = 0
+    for v, n in zip(indices, shape, strict=True):
+        k = env[v]
+        if type(k) is not Index or not k.known or not 0 <= k.value < n:
+            return None
+        flat = flat * n + k.value
+    return flat
 #: the binary ops on data (not index) values, by class: their IR op
 _DATA_BINARY: dict[type[Operation], str] = {**_INT_BINARY, **_FLOAT_BINARY, **_NOISY_BINARY}
 for _cls in [*_INDEX_FOLD, *_FLOAT_BINARY, *_NOISY_BINARY]:
