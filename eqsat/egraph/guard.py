@@ -195,6 +195,7 @@ def _finish(session: Session, run: RunReport, analysis_nodes: float, later: bool
     t0 = time.perf_counter()
     size = session.size()
     analysed = size <= analysis_nodes
+    session.drop_slot_facts()  # saturation is over: rows no one reads, not serialized
     floors = None
     js = None
     analysis_s = 0.0

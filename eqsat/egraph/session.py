@@ -52,6 +52,15 @@ LOAD_TABLES = "eqsat.egraph.tables"
 #: a blank e-graph whose sections are declared already, and their rulesets (``prepare``)
 _PREPARED: list[tuple[Any, frozenset[str]]] = []
 
+#: the per-class slot analyses (``term.slots``, ``term.varies``): two rows per e-class, which
+#: nothing reads once saturation is over -- a serialization's two thirds, before this
+DROP_SLOT_FACTS = "eqsat-drop-slot-facts"
+_DROP_SLOT_FACTS_TEXT = "\n".join([
+    f"(ruleset {DROP_SLOT_FACTS})",
+    *(f"(rule ((= v ({fn} x))) ((delete ({fn} x))) :ruleset {DROP_SLOT_FACTS} :name \"{DROP_SLOT_FACTS}-{fn}\")"
+      for fn in ("slots", "varies")),
+])
+
 
 def prepare(names: Sequence[str]) -> None:
     """Declare the term language and the compiled sections ``names`` in a blank e-graph that
@@ -71,6 +80,8 @@ def prepare(names: Sequence[str]) -> None:
     for piece in split_forms(declarations()):
         egg.run_program(*egg.parse_program(piece))
     idents.add(LOAD_TABLES)
+    egg.run_program(*egg.parse_program(_DROP_SLOT_FACTS_TEXT))
+    idents.add(DROP_SLOT_FACTS)
     _PREPARED[:] = [(egg, frozenset(idents))]
 
 
@@ -164,6 +175,16 @@ class Session:
             return (f"(seq (let-scheduler eqsat-bo (back-off :match-limit {match_limit} :ban-length 2)) "
                     f"{analysis} (run-with eqsat-bo {combined}))")
         return f"(seq {analysis} (run {combined}))"
+
+    def drop_slot_facts(self) -> None:
+        """Delete the slot analyses' rows (``DROP_SLOT_FACTS``): for a session whose e-graph is
+        only serialized, or analysed for noise (which reads neither), from here on. The terms
+        and their classes stay as they are, so the serialization holds the same term nodes in
+        the same order, without those rows."""
+        if DROP_SLOT_FACTS not in self._loaded:
+            self._run_text(_DROP_SLOT_FACTS_TEXT)
+            self._loaded.add(DROP_SLOT_FACTS)
+        self.run_schedule(f"(run {DROP_SLOT_FACTS})")
 
     def size(self) -> int:
         """E-nodes of the term language (analysis tables such as ``slots`` are not counted)."""
