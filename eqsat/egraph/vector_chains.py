@@ -30,6 +30,9 @@ from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
 from eqsat.egraph.vectorize import ChainVectorizer, KnownChain, Mono, Poly
 
+#: the inert twin of each element op (``_inert_elem``)
+_TWINS = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}
+
 
 class VectorChains(ChainVectorizer):
     """Plans the chains that load as vector forms (``_plan_vector_chains``) and emits them."""
@@ -211,8 +214,7 @@ class VectorChains(ChainVectorizer):
                 stack.append((i, True))
                 stack.extend((a, False) for a in node.args)
             else:
-                twin = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}[node.op]
-                built[i] = self.node(twin, *[built[a] for a in node.args])
+                built[i] = self.node(_TWINS[node.op], *[built[a] for a in node.args])
         return built[e]
 
     def _vector_form(self, top: int) -> int | None:
