@@ -237,20 +237,22 @@ class Builder:
         self.nodes: list[Node] = []
         self.args: list[tuple[str, Type]] = []
         self.meta: dict[str, object] = {}
-        self._memo: dict[Node, int] = {}
+        #: each node's fields -> its index (hash-consing); a plain tuple, so a repeated node
+        #: (an unrolled loop's extracts) costs no ``Node`` and no Python-level hash of one
+        self._memo: dict[tuple[str, tuple[int, ...], tuple[object, ...], Type], int] = {}
         self._arg_ids: dict[str, int] = {}
 
     # -- generic -------------------------------------------------------------
     def add_node(self, op: str, args: tuple[int, ...], attrs: tuple[object, ...], ty: Type) -> int:
         if op not in ALL_OPS:
             raise IRError(f"unknown op '{op}'")
-        node = Node(op, args, attrs, ty)
-        found = self._memo.get(node)
+        key = (op, args, attrs, ty)
+        found = self._memo.get(key)
         if found is not None:
             return found
-        self.nodes.append(node)
+        self.nodes.append(Node(op, args, attrs, ty))
         idx = len(self.nodes) - 1
-        self._memo[node] = idx
+        self._memo[key] = idx
         return idx
 
     def type_of(self, i: int) -> Type:

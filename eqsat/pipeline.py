@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from eqsat.egraph import compiled, guard, noise_facts
-from eqsat.egraph.session import Limits, RunReport, StopReason
+from eqsat.egraph import compiled, guard
+from eqsat.egraph.session import Limits, RunReport, StopReason, collector_off, parse_serialized
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
 from eqsat.extract.dag import ExtractionError, greedy_dag, refine, to_program
@@ -260,13 +260,11 @@ def optimize(
     floors: dict[str, object] = {}
     view: EGraphView | None = None
     if built.js is not None:
-        t_analysis = time.perf_counter()
-        js = built.js
-        view = EGraphView(js, frozenset(name for name, ty in prog.args if not ty.secret))
+        with collector_off():  # tens of thousands of new objects and no cycle (``parse_serialized``)
+            view = EGraphView(parse_serialized(built.js), frozenset(name for name, ty in prog.args if not ty.secret))
         roots = [view.root(k) for k in built.roots]
-        if built.analysed:
-            floors = dict(noise_facts.facts(js, view).roots(roots))
-            floors["time_s"] = round(time.perf_counter() - t_analysis, 4)
+        if built.analysed and max_level is not None and not bootstrap and scheme != "noisy":
+            floors = _floors(built)  # needed now (``_check_level_floor``); else read at the end
             _check_level_floor(floors, scheme, max_level, bootstrap)
     use_ilp = view is not None and (extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES))
 
@@ -417,6 +415,12 @@ def optimize(
     if not after["noise"]["legal"]:  # type: ignore[index]
         raise OptimizeError(f"extracted program fails the noise check: {after['noise']}")
     lap("verify")
+    if view is not None and built.analysed and not floors:
+        # the worker ran the analysis while this process extracted (``guard.Built.facts``):
+        # what is left of it to wait for belongs to the analysis' stage
+        t_wait = time.perf_counter()
+        floors = _floors(built)
+        timings["analyze"] = round(timings.get("analyze", 0.0) + time.perf_counter() - t_wait, 4)
     if stopped_in is None and str(info.get("status", "")).startswith("time") and ilp_budget() < ilp_time_limit_asked:
         stopped_in = "extract"  # the ILP stopped at what was left of the call, not at its own limit
     if stopped_in is None and ilp_skipped:
@@ -526,6 +530,18 @@ def _for_scheme(prog: Program, scheme: str) -> Program:
         return Program(prog.name, list(prog.args), list(prog.nodes), list(prog.results), "noisy", dict(prog.meta))
     return prog
 ANALYSIS_AUTO_NODES = 20_000
+
+
+def _floors(built: guard.Built) -> dict[str, object]:
+    """The report's ``analysis``: the noise facts of the results (``guard.Built.facts``, waited
+    for when the worker sends them after the e-graph) and the analysis' seconds; empty when
+    there are none."""
+    got = built.facts()
+    if got is None:
+        return {}
+    out: dict[str, object] = dict(got)
+    out["time_s"] = round(built.timings.get("noise_analysis", 0.0), 4)
+    return out
 
 
 def _check_level_floor(

@@ -3,9 +3,10 @@
 In: an IR ``Program``, the rulesets, ``Limits`` (``time_s`` is the saturation budget here),
 how many e-nodes the noise analysis runs up to, and the moment (``time.perf_counter()``)
 by which the stage must hand back its e-graph.  Out: ``Built`` -- the run report, the
-serialized e-graph (``Session.serialize``), the result markers, per-stage seconds, and the
-stage a limit stopped (``stopped_in``); ``Built.js`` is None when the deadline passed
-before the program was even loaded (the caller then keeps the source program).
+serialized e-graph (``Session.serialize_text``), the result markers and their noise facts,
+per-stage seconds, and the stage a limit stopped (``stopped_in``); ``Built.js`` is None when
+the deadline passed before the program was even loaded (the caller then keeps the source
+program).
 
 Why a process: egglog 13.2 runs one iteration as one call into Rust that Python cannot
 interrupt (no timeout, no interrupt flag; its back-off scheduler still performs the whole
@@ -101,7 +102,10 @@ def post_reserve(nodes: int, slowdown: float = 1.0, analysed: bool = True) -> fl
 @dataclass
 class Built:
     run: RunReport
-    js: dict[str, object] | None
+    #: the e-graph as egglog's JSON text (``Session.serialize_text``; ``session.parse_serialized``
+    #: reads it): a text crosses from the worker to the caller at the cost of a copy, where the
+    #: parsed dicts cost pickling and unpickling each (0.03 s for 2,000 e-nodes)
+    js: str | None
     roots: list[int]
     size: int
     analysed: bool
@@ -109,6 +113,26 @@ class Built:
     stopped_in: str | None = None  # "load" or "saturate" when a limit cut that stage short
     #: the linear-map and plaintext-vector handles the e-graph refers to (``eqsat.algebra.linmap``)
     handles: tuple[dict[str, object], dict[str, object]] = field(default_factory=lambda: ({}, {}))
+    #: the noise analysis' facts of the result classes (``noise_facts.root_facts``) when ``analysed``
+    floors: dict[str, list[int | None]] | None = None
+    #: the worker runs the analysis after handing back the e-graph (``_Worker.main``): the
+    #: caller extracts meanwhile and reads the facts when it needs them (``facts``)
+    facts_later: bool = False
+    _waiter: _FactsWaiter | None = field(default=None, repr=False)
+
+    def facts(self) -> dict[str, list[int | None]] | None:
+        """The results' noise facts (None when not ``analysed``, or when the worker did not
+        send them by the stage's deadline), waited for when they come later."""
+        if self._waiter is not None:
+            self.floors, seconds = self._waiter.wait()
+            self.timings["noise_analysis"] = seconds
+            self._waiter = None
+        return self.floors
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_waiter"] = None  # the caller's end of a pipe: never pickled
+        return state
 
 
 #: workers that handed back their result and are ending (reaped by the next ``build``)
@@ -164,17 +188,43 @@ def _in_process(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis
     return built
 
 
-def _finish(session: Session, run: RunReport, analysis_nodes: float) -> Built:
-    """Analysis (when the e-graph is small enough) and serialization of a saturated session."""
+def _finish(session: Session, run: RunReport, analysis_nodes: float, later: bool = False) -> Built:
+    """Analysis (when the e-graph is small enough) and serialization of a saturated session.
+    ``later``: when the serialization does not wait for the analysis, leave the analysis to
+    the caller (``_analyse``; ``Built.facts_later``)."""
     t0 = time.perf_counter()
     size = session.size()
     analysed = size <= analysis_nodes
+    session.drop_slot_facts()  # saturation is over: rows no one reads, not serialized
+    floors = None
+    js = None
+    analysis_s = 0.0
+    pending = False
     if analysed:
-        noise_facts.run(session)
-    js = session.serialize()
+        # serialized before the analysis when that changes no term (the usual case): its
+        # tables (three rows per e-class) are then not serialized, parsed and handed back,
+        # and the result classes' facts are looked up in the e-graph instead
+        if noise_facts.seeds_present(session):
+            js = session.serialize_text()
+        if later and js is not None:
+            pending = True
+        else:
+            floors, analysis_s = _analyse(session)
+    if js is None:
+        js = session.serialize_text()
     stopped = "saturate" if run.stop_reason in (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT) else None
-    return Built(run, js, list(session.roots), size, analysed, {"serialize": time.perf_counter() - t0}, stopped,
-                 _new_handles())  # type: ignore[arg-type]
+    built = Built(run, js, list(session.roots), size, analysed,
+                  {"serialize": time.perf_counter() - t0, "noise_analysis": analysis_s}, stopped,
+                  _new_handles(), floors)  # type: ignore[arg-type]
+    built.facts_later = pending
+    return built
+
+
+def _analyse(session: Session) -> tuple[dict[str, list[int | None]], float]:
+    """The noise analysis run on the session; the facts of its results and its seconds."""
+    t0 = time.perf_counter()
+    noise_facts.run(session)
+    return noise_facts.root_facts(session), time.perf_counter() - t0
 
 
 #: the handle keys the caller already had when the worker was forked (None: in the caller)
@@ -212,6 +262,7 @@ class _Supervisor:
         self.stop_at = self.budget_at
         self.tmp = Path(tempfile.mkdtemp(prefix="eqsat-stage-", dir=scratch.root()))
         self.buf = b""
+        self.rest: list[dict[str, object]] = []
 
     def run(self, early: prefork.Handle | None = None) -> Built:
         """Fork the worker, or give the job to ``early``, a worker forked before the caller
@@ -236,15 +287,21 @@ class _Supervisor:
             os.close(go_r)
         if self.beside is not None:  # the worker runs: no fork of this process before ``_reload``
             self.beside.start()
+        keep = False
         try:
-            return self._follow(pid, msg_r, go_w, start)
+            built = self._follow(pid, msg_r, go_w, start)
+            if built.facts_later:  # the worker's pipe now carries its noise facts alone
+                built._waiter = _FactsWaiter(msg_r, self.rest, self.buf, pid,
+                                             max(self.deadline, time.perf_counter()) + HAND_BACK_MIN_S)
+                keep = True
+            return built
         except BaseException:  # Ctrl-C, a worker error: the worker must not outlive the call
             with contextlib.suppress(OSError, ChildProcessError):
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
             raise
         finally:
-            for fd in (msg_r, go_w):
+            for fd in (go_w,) if keep else (msg_r, go_w):
                 with contextlib.suppress(OSError):
                     os.close(fd)
             shutil.rmtree(self.tmp, ignore_errors=True)
@@ -283,7 +340,8 @@ class _Supervisor:
         checkpoint_nodes = 0  # the size of the e-graph the newest checkpoint would hand back
         reason = ""
         while True:
-            for m in self._messages(msg_r, POLL_S):
+            msgs = self._messages(msg_r, POLL_S)
+            for k, m in enumerate(msgs):
                 if m["ev"] == "load":
                     loaded_at = start + float(m["s"])  # type: ignore[arg-type]
                     rss0, nodes0, checkpoint = int(m["rss"]), int(m["nodes"]), True  # type: ignore[call-overload]
@@ -306,6 +364,7 @@ class _Supervisor:
                         bytes_per_node = max(bytes_per_node, (int(m["rss"]) - rss0) / grown)  # type: ignore[call-overload]
                 elif m["ev"] == "done":  # reaped later: its teardown need not hold up the caller
                     _UNREAPED.append(pid)
+                    self.rest = msgs[k + 1:]  # read already: its noise facts, when they come later
                     return self._result(m, loaded_at, start)
                 elif m["ev"] == "error":
                     os.waitpid(pid, 0)
@@ -398,6 +457,48 @@ class _Supervisor:
         return built
 
 
+class _FactsWaiter:
+    """The caller's end of a worker that handed back its e-graph and runs the noise analysis
+    (``Built.facts_later``): ``wait`` reads its ``facts`` message, by ``until`` (a
+    ``time.perf_counter()`` value; past it the worker is ended and there are no facts)."""
+
+    def __init__(self, fd: int, read: list[dict[str, object]], buf: bytes, pid: int, until: float) -> None:
+        self.fd, self.read, self.buf, self.pid, self.until = fd, read, buf, pid, until
+
+    def wait(self) -> tuple[dict[str, list[int | None]] | None, float]:
+        try:
+            while True:
+                lines = self.buf.split(b"\n")
+                self.buf = lines.pop()
+                for m in [*self.read, *(json.loads(x) for x in lines if x)]:
+                    if m.get("ev") == "facts":
+                        return m["floors"], float(m["s"])  # type: ignore[return-value, arg-type]
+                self.read = []
+                left = self.until - time.perf_counter()
+                if left <= 0:
+                    break
+                ready, _, _ = select.select([self.fd], [], [], left)
+                if ready:
+                    chunk = os.read(self.fd, 65536)
+                    if not chunk:  # the worker ended without them (a failed analysis)
+                        raise InternalError("the e-graph worker ended before sending its noise facts")
+                    self.buf += chunk
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+            return None, 0.0
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
+
+    def __del__(self) -> None:
+        self.close()
+
+
 def _describe(status: int) -> str:
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
@@ -478,7 +579,11 @@ class _Worker:
             self.send(ev="load", s=loaded, rss=_rss(os.getpid()), nodes=session.size(), ckpt=self.checkpoint)
             run = session.saturate(self.rulesets, self.limits, lambda rep: self.after_iteration(session, rep))
             # the result first: ending the checkpoint (a process as big as this one) waits for its teardown
-            self.hand_back(_finish(session, run, self.analysis_nodes), "done")
+            built = _finish(session, run, self.analysis_nodes, later=True)
+            self.hand_back(built, "done")
+            if built.facts_later:  # the caller extracts meanwhile (``Built.facts``)
+                floors, seconds = _analyse(session)
+                self.send(ev="facts", floors=floors, s=seconds)
             self.end_checkpoint()
         except BaseException as e:
             try:

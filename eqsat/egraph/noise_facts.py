@@ -54,6 +54,39 @@ def seed_inputs(session: Any) -> None:
         session._run_text("\n".join(cmds))
 
 
+def seeds_present(session: Any) -> bool:
+    """Whether every argument's ``In`` term is in the session's e-graph already: then
+    ``seed_inputs`` adds no term, and ``run`` changes nothing of the e-graph but the analysis'
+    own tables (its rules only set facts of terms they matched), so a serialization taken
+    before ``run`` holds the same term nodes, in the same order, as one taken after it."""
+    import json
+
+    egg = session.egg
+    for name, ty in session.prog.args:
+        call = egg.parse_program(f"(In {json.dumps(name)} {ty.slots})")[0].action.expr
+        key = [egg.eval_expr(arg)[1] for arg in call.args]
+        if egg.lookup_function("In", key) is None:
+            return False
+    return True
+
+
+def root_facts(session: Any) -> dict[str, list[int | None]]:
+    """The facts of the session's result classes (its ``Root`` markers), looked up in the
+    e-graph after ``run``: what ``facts(js, view).roots(...)`` reads from a serialization
+    taken after ``run``, without serializing the analysis' tables (a class holds one row of
+    each function; a plaintext-realizable class reads as plaintext, ``None``)."""
+    egg = session.egg
+    out: dict[str, list[int | None]] = {"noise_floor": [], "depth_floor": [], "ckks_depth_floor": []}
+    keys = {"noise_bits": "noise_floor", "mul_depth": "depth_floor", "ckks_depth": "ckks_depth_floor"}
+    for k in session.roots:
+        value = egg.eval_expr(egg.parse_program(f"(Root {int(k)})")[0].action.expr)[1]
+        plain = egg.lookup_function("plain_bits", [value]) is not None
+        for fn, key in keys.items():
+            got = None if plain else egg.lookup_function(fn, [value])
+            out[key].append(None if got is None else egg.value_to_i64(got))
+    return out
+
+
 @dataclass
 class NoiseFacts:
     """Per e-class (``EGraphView`` index) facts; a class without an entry is plaintext

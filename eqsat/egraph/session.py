@@ -52,6 +52,15 @@ LOAD_TABLES = "eqsat.egraph.tables"
 #: a blank e-graph whose sections are declared already, and their rulesets (``prepare``)
 _PREPARED: list[tuple[Any, frozenset[str]]] = []
 
+#: the per-class slot analyses (``term.slots``, ``term.varies``): two rows per e-class, which
+#: nothing reads once saturation is over -- a serialization's two thirds, before this
+DROP_SLOT_FACTS = "eqsat-drop-slot-facts"
+_DROP_SLOT_FACTS_TEXT = "\n".join([
+    f"(ruleset {DROP_SLOT_FACTS})",
+    *(f"(rule ((= v ({fn} x))) ((delete ({fn} x))) :ruleset {DROP_SLOT_FACTS} :name \"{DROP_SLOT_FACTS}-{fn}\")"
+      for fn in ("slots", "varies")),
+])
+
 
 def prepare(names: Sequence[str]) -> None:
     """Declare the term language and the compiled sections ``names`` in a blank e-graph that
@@ -71,6 +80,8 @@ def prepare(names: Sequence[str]) -> None:
     for piece in split_forms(declarations()):
         egg.run_program(*egg.parse_program(piece))
     idents.add(LOAD_TABLES)
+    egg.run_program(*egg.parse_program(_DROP_SLOT_FACTS_TEXT))
+    idents.add(DROP_SLOT_FACTS)
     _PREPARED[:] = [(egg, frozenset(idents))]
 
 
@@ -110,7 +121,7 @@ class Session:
 
     def _run_text(self, text: str, cache: bool = False) -> list[Any]:
         # the oracles' values pickled and unpickled through memo tables (``pyobject_pickle``)
-        with _collector_off(), pyobject_pickle.memoized():
+        with collector_off(), pyobject_pickle.memoized():
             cmds = self._parsed.get(text) if cache else None
             if cmds is None:
                 # piece by piece: egglog's parser and its rules' source spans cost more than linear
@@ -165,6 +176,16 @@ class Session:
             return (f"(seq (let-scheduler eqsat-bo (back-off :match-limit {match_limit} :ban-length 2)) "
                     f"{analysis} (run-with eqsat-bo {combined}))")
         return f"(seq {analysis} (run {combined}))"
+
+    def drop_slot_facts(self) -> None:
+        """Delete the slot analyses' rows (``DROP_SLOT_FACTS``): for a session whose e-graph is
+        only serialized, or analysed for noise (which reads neither), from here on. The terms
+        and their classes stay as they are, so the serialization holds the same term nodes in
+        the same order, without those rows."""
+        if DROP_SLOT_FACTS not in self._loaded:
+            self._run_text(_DROP_SLOT_FACTS_TEXT)
+            self._loaded.add(DROP_SLOT_FACTS)
+        self.run_schedule(f"(run {DROP_SLOT_FACTS})")
 
     def size(self) -> int:
         """E-nodes of the term language (analysis tables such as ``slots`` are not counted)."""
@@ -226,16 +247,25 @@ class Session:
         return out
 
     def serialize(self) -> dict[str, object]:
-        ser = self.egg.serialize([], max_functions=None, max_calls_per_function=None)
-        # parsing makes tens of thousands of dicts and lists and no cycle: without the garbage
-        # collector, whose collections it set off walked everything the process holds (0.02 s
-        # instead of 0.12-0.17 s for 1,837 e-nodes)
-        with _collector_off():
-            return json.loads(ser.to_json())  # type: ignore[no-any-return]
+        return parse_serialized(self.serialize_text())
+
+    def serialize_text(self) -> str:
+        """The e-graph as egglog's JSON text (``serialize`` parsed): what a worker hands back,
+        parsed once, by the process that reads it."""
+        return self.egg.serialize([], max_functions=None, max_calls_per_function=None).to_json()  # type: ignore[no-any-return]
+
+
+def parse_serialized(text: str) -> dict[str, object]:
+    """``Session.serialize_text``'s JSON parsed."""
+    # parsing makes tens of thousands of dicts and lists and no cycle: without the garbage
+    # collector, whose collections it set off walked everything the process holds (0.02 s
+    # instead of 0.12-0.17 s for 1,837 e-nodes)
+    with collector_off():
+        return json.loads(text)  # type: ignore[no-any-return]
 
 
 @contextlib.contextmanager
-def _collector_off() -> Iterator[None]:
+def collector_off() -> Iterator[None]:
     """The garbage collector off for the block (on again after it, if it was on).  Inside
     egglog's calls every rule oracle's call makes its argument tuples and values (our
     ``PyObject`` sort: ints and strings, freed by reference counting, in no cycle), so the

@@ -76,6 +76,16 @@ def _field(v: Arg, col: str) -> str:
     return text
 
 
+def _line(row: tuple[Arg, ...], cols: str) -> str:
+    """One TSV line: ``_field`` of each value, joined at once where no column is a float (a
+    tab or newline inside a value, which ``_field`` refuses, shows as a wrong count)."""
+    if "F" not in cols:
+        line = "\t".join(map(str, row))
+        if line.count("\t") == len(cols) - 1 and "\n" not in line and len(row) == len(cols):
+            return line + "\n"
+    return "\t".join(_field(v, c) for v, c in zip(row, cols, strict=True)) + "\n"
+
+
 class Tables:
     """The rows being written: one list per constructor (``LOAD_COLUMNS``), unions, result
     markers, source rotations, and each program value's node id (``name``). Node ids below
@@ -112,6 +122,6 @@ class Tables:
                 continue
             path = directory / f"{table}.tsv"
             with open(path, "w") as f:
-                f.write("".join("\t".join(_field(v, c) for v, c in zip(row, cols, strict=True)) + "\n" for row in rows))
+                f.write("".join(_line(row, cols) for row in rows))
             cmds.append(f"(input {table} {_quote(str(path))})")
         return cmds

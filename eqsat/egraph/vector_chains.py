@@ -24,9 +24,14 @@ twin keeps the source extractable, as for the summaries of long linear chains
 
 from __future__ import annotations
 
+from itertools import islice
+
 from eqsat.egraph.canonical import _is_zero
 from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS
-from eqsat.egraph.vectorize import ChainVectorizer, Mono, Poly
+from eqsat.egraph.vectorize import ChainVectorizer, KnownChain, Mono, Poly
+
+#: the inert twin of each element op (``_inert_elem``)
+_TWINS = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}
 
 
 class VectorChains(ChainVectorizer):
@@ -52,7 +57,8 @@ class VectorChains(ChainVectorizer):
         left to the rules: a zero-padded product template on 189 slots whose edge slots
         degenerate to linear forms ran past the time limit in saturation and came back
         unvectorized."""
-        if sum(self._reads_a_slot(e) for e in others) <= SUMMARY_CHAIN_SLOTS:
+        reading = (e for e in others if self._reads_a_slot(e))
+        if next(islice(reading, SUMMARY_CHAIN_SLOTS, None), None) is None:  # at most that many: counted no further
             return False
         if not hasattr(self, "_vec_memo"):
             self._vec_memo, self._nested, self._nested_id = {}, {}, 0
@@ -115,19 +121,26 @@ class VectorChains(ChainVectorizer):
                 return None
         if len(written) < 2:
             return None
-        polys: dict[int, Poly] = {}
-        for slot, e in sorted(written.items()):
-            p = self._poly(e, slot, slots, {})
-            if p is None:
+        known = self.chain_polys().get(top)
+        if known is None:
+            self._read_uniform = False
+            polys: dict[int, Poly] = {}
+            for slot, e in sorted(written.items()):
+                p = self._poly(e, slot, slots, {})
+                if p is None:
+                    return None
+                polys[slot] = p
+            if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS and not _per_slot_data(polys):
+                # per-slot coefficients of a template's zero-padded edges: the slot rules do better
+                # on a short chain; on a long one, or with per-slot data, they lift every slot
+                # (``_vector_chain_instead``, ``_per_slot_data``)
                 return None
-            polys[slot] = p
-        if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS and not _per_slot_data(polys):
-            # per-slot coefficients of a template's zero-padded edges: the slot rules do better
-            # on a short chain; on a long one, or with per-slot data, they lift every slot
-            # (``_vector_chain_instead``, ``_per_slot_data``)
-            return None
-        nonconst = {m for p in self._align_nested(polys).values() for m in p if m}
-        if len(nonconst) > len(polys):
+            aligned = self._align_nested(polys)
+            if not self._read_uniform:  # the same whenever asked (``chain_polys``)
+                self.chain_polys()[top] = KnownChain(polys, aligned, self._nested, self._joined)
+        else:
+            polys, aligned = known.polys, known.aligned
+        if len({m for p in aligned.values() for m in p if m}) > len(polys):
             return None  # no vector form (``_slots_form``): the chain is its slots
         # the element arithmetic: add/sub/neg/mul nodes and the reads of ``slots``-slot tensors
         reach: set[int] = set()
@@ -156,7 +169,19 @@ class VectorChains(ChainVectorizer):
                     changed = True
         return reach | inner
 
+    def chain_polys(self) -> dict[int, KnownChain]:
+        """Chain top -> its slots' polynomials, aligned too (``KnownChain``), kept from the
+        first ``_vector_chain_cover`` of the chain for the next one and for its vector form
+        (``ChainVectorizer._vector_form``): the planning asks twice (``_vector_chain_instead``,
+        then ``_plan_vector_chains``), and the polynomials of a 256-slot stencil were most of
+        its loading. Kept only when no polynomial read a uniform scalar (``_uniform``), the one
+        part that depends on what is covered or named so far; the rest is the program's."""
+        if not hasattr(self, "_chain_polys"):
+            self._chain_polys: dict[int, KnownChain] = {}
+        return self._chain_polys
+
     def _uniform(self, e: int) -> Poly | None:
+        self._read_uniform = True
         if getattr(self, "_planning", False):  # before emission: a scalar that will have a term
             node = self.prog.nodes[e]
             return {(("u", e),): 1} if node.type.is_scalar and e not in self.covered else None
@@ -189,8 +214,7 @@ class VectorChains(ChainVectorizer):
                 stack.append((i, True))
                 stack.extend((a, False) for a in node.args)
             else:
-                twin = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}[node.op]
-                built[i] = self.node(twin, *[built[a] for a in node.args])
+                built[i] = self.node(_TWINS[node.op], *[built[a] for a in node.args])
         return built[e]
 
     def _vector_form(self, top: int) -> int | None:

@@ -36,6 +36,7 @@ of any kernel.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -50,6 +51,18 @@ from eqsat.rulespec import slot_oracles as o
 Atom = tuple  # ("r", tensor, offset) | ("u", scalar node) | ("s", nested polynomial key) | ("S", aligned sum)
 Mono = tuple[Atom, ...]  # a sorted multiset of atoms; () is the constant monomial
 Poly = dict[Mono, int | float]
+
+
+@dataclass
+class KnownChain:
+    """An insertion chain's slot polynomials (``ChainVectorizer._poly``), kept by the planning
+    (``VectorChains.chain_polys``): as read, and aligned (``_align_nested``: its result and
+    the nested sums and joined reads it set)."""
+
+    polys: dict[int, Poly]
+    aligned: dict[int, Poly]
+    nested: dict[int, dict[int, Poly]]
+    joined: list[tuple[int, int, Mono]]
 
 
 def _add_into(acc: Poly, p: Poly, scale: int | float) -> None:
@@ -228,6 +241,10 @@ class ChainVectorizer(Summaries):
         memo[e] = out
         return out
 
+    def chain_polys(self) -> dict[int, KnownChain]:
+        """Chain top -> its slots' polynomials, when planned already (``VectorChains``)."""
+        return {}
+
     def _uniform(self, e: int) -> Poly | None:
         """A scalar the same in every slot (broadcast), when it has a term of its own."""
         if e in self.name and self.prog.nodes[e].type.is_scalar:
@@ -268,10 +285,15 @@ class ChainVectorizer(Summaries):
         maximal = sorted(tops, key=lambda t: sorted(map(repr, t)))
         rep_of_set = {t: r for r, t in enumerate(maximal)}
 
+        reps: dict[tuple, int] = {}
+
         def rep(k: tuple) -> int:
-            t = sets[k]
-            cands = [u for u in maximal if t <= u]
-            return rep_of_set[min(cands, key=len)]
+            r = reps.get(k)
+            if r is None:  # the smallest maximal variant holding it (asked once per slot)
+                t = sets[k]
+                cands = [u for u in maximal if t <= u]
+                r = reps[k] = rep_of_set[min(cands, key=len)]
+            return r
 
         assign: dict[tuple[int, int], tuple] = {}  # (representative, slot) -> variant key
         out: dict[int, Poly] = {}
@@ -356,8 +378,9 @@ class ChainVectorizer(Summaries):
         polys: dict[int, Poly] = {}
         places: list[int] = []
         seen: set[Mono] = set()
+        known = self.chain_polys().get(top)  # the planning's polynomials of the chain, when kept
         for slot, e in sorted(written.items()):
-            p = self._poly(e, slot, n, {})
+            p = known.polys[slot] if known is not None else self._poly(e, slot, n, {})
             if p is None:
                 if e not in self.name:
                     return None
@@ -369,7 +392,12 @@ class ChainVectorizer(Summaries):
                 seen.update(m if len(m) == 1 and m[0][0] != "s" else (("deg", len(m)),) for m in p)
                 if len(seen) > len(written) + 1:
                     return None
-        polys = self._align_nested(polys)
+        if known is None:
+            polys = self._align_nested(polys)
+        else:  # the planning's alignment of the same polynomials, and what it set beside it
+            self._nested_id += 1
+            self._nested, self._joined = known.nested, known.joined
+            polys = known.aligned
         form = self._slots_form(polys, n, set(range(n)))
         if form is None:
             return None

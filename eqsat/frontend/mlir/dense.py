@@ -29,8 +29,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-#: literals shorter than this are left to xDSL (its time is negligible there)
-MIN_LITERAL_CHARS = 2048
+#: literals shorter than this are left to xDSL, whose time is negligible there (xDSL took 8 ms
+#: of a 14 ms parse for a 16x16 weight matrix of 957 characters, 1-2 ms for an 8x8 one of 237;
+#: 2048 before); the test of equal values runs with every literal long enough for a placeholder
+MIN_LITERAL_CHARS = 64
 
 _OPEN = re.compile(r"dense<")
 _LINE_START = re.compile(r"[ \t]*%[\w$.\-]+[ \t]*=[ \t]*(arith\.constant)[ \t]+$")

@@ -161,20 +161,20 @@ class LinalgLowering(_FunctionLowering):
 
     def tval(self, v: SSAValue, op: Operation) -> TVal:
         """The tensor bound to ``v`` (a scalar node is refused)."""
-        val = self.env[v]
+        val = self.env[id(v)]
         if isinstance(val, int) and val < 0:
             return self.tvals[-val - 1]
         raise self.fail(op, f"an operand of '{op.name}' is not a tensor")
 
     def is_tensor(self, v: SSAValue) -> bool:
-        val = self.env[v]
+        val = self.env[id(v)]
         return isinstance(val, int) and val < 0
 
     def vec_type(self, elem: str, secret_: bool) -> Type:
         return Type(self.vshape, elem, secret_)
 
     def node(self, v: SSAValue | Any, op: Operation, what: str = "an operand") -> int:
-        val = self.env[v] if isinstance(v, SSAValue) else v
+        val = self.env[id(v)] if isinstance(v, SSAValue) else v
         if isinstance(val, int) and val < 0:
             return self.materialize(self.tvals[-val - 1])
         return super().node(val, op, what)
@@ -246,7 +246,7 @@ class LinalgLowering(_FunctionLowering):
             name = arg.name_hint or f"arg{i}"
             ty, is_secret = arg.type, self.arg_is_secret(arg.type)
             if isinstance(ty, IndexType):
-                self.env[arg] = Index(0, known=False)
+                self.env[id(arg)] = Index(0, known=False)
                 continue
             if isinstance(ty, secret.SecretType):
                 ty = ty.value_type
@@ -256,10 +256,10 @@ class LinalgLowering(_FunctionLowering):
                 reps = self.n // e if self.n % e == 0 else 1
                 pos = (np.arange(reps, dtype=np.int64)[None, :] * e + np.arange(e, dtype=np.int64)[:, None])
                 node = self.b.arg(name, self.vec_type(elem, is_secret))
-                self.env[arg] = self.handle(TVal(shape, elem, node=node, pos=pos))
+                self.env[id(arg)] = self.handle(TVal(shape, elem, node=node, pos=pos))
                 arg_lays[name] = self.layout_json(shape, pos)
                 continue
-            self.env[arg] = self.b.arg(name, self.convert_type(ty, self.fn, is_secret))
+            self.env[id(arg)] = self.b.arg(name, self.convert_type(ty, self.fn, is_secret))
         results = self.run_block(entry, self.fn)
         ret = entry.last_op
         assert ret is not None
@@ -304,7 +304,7 @@ class LinalgLowering(_FunctionLowering):
     # -- values ----------------------------------------------------------------
     def const_of(self, v: SSAValue) -> Any:
         """A compile-time number for scalar ``v`` (or None)."""
-        val = self.env[v]
+        val = self.env[id(v)]
         if isinstance(val, Index) or (isinstance(val, int) and val < 0):
             return None
         n = self.b.nodes[val]
@@ -370,11 +370,11 @@ class LinalgLowering(_FunctionLowering):
         kind = _INT_BINARY.get(type(op)) or _FLOAT_BINARY.get(type(op))
         if kind is None:
             raise self.fail(op, f"'{op.name}' is not supported on tensors")
-        self.bind(op, [self.elementwise(op, kind, [self.env[lhs], self.env[rhs]])])  # type: ignore[list-item]
+        self.bind(op, [self.elementwise(op, kind, [self.env[id(lhs)], self.env[id(rhs)]])])  # type: ignore[list-item]
 
     def op_negf(self, op: arith.NegfOp) -> None:
         if self.is_tensor(op.operand):
-            self.bind(op, [self.elementwise(op, "neg", [self.env[op.operand]])])  # type: ignore[list-item]
+            self.bind(op, [self.elementwise(op, "neg", [self.env[id(op.operand)]])])  # type: ignore[list-item]
             return
         super().op_negf(op)
 
@@ -384,7 +384,7 @@ class LinalgLowering(_FunctionLowering):
             super().op_mgmt(op)
             return
         kind = _MGMT[type(op)]
-        self.bind(op, [self.elementwise(op, kind, [self.env[x]])])  # type: ignore[list-item]
+        self.bind(op, [self.elementwise(op, kind, [self.env[id(x)]])])  # type: ignore[list-item]
 
     def op_modreduce(self, op: mgmt.ModreduceOp) -> None:
         if not self.is_tensor(op.input):
@@ -392,7 +392,7 @@ class LinalgLowering(_FunctionLowering):
             return
         t = self.tval(op.input, op)
         kind = "rescale" if t.elem.startswith("f") else "modswitch"
-        self.bind(op, [self.elementwise(op, kind, [self.env[op.input]])])  # type: ignore[list-item]
+        self.bind(op, [self.elementwise(op, kind, [self.env[id(op.input)]])])  # type: ignore[list-item]
 
     # -- tensor ops ----------------------------------------------------------------
     def flat(self, op: Operation, t: TVal, indices: Sequence[SSAValue]) -> int:
@@ -663,7 +663,7 @@ class LinalgLowering(_FunctionLowering):
 
     def op_named(self, op: NamedOp) -> None:
         short = op.name.removeprefix("linalg.")
-        ins = [self.env[v] for v in op.inputs]
+        ins = [self.env[id(v)] for v in op.inputs]
         if len(op.outputs) != 1 or len(op.res) != 1:
             raise self.fail(op, f"'{op.name}' must have one tensor output and one result")
         init = self.tval(op.outputs[0], op)
@@ -728,9 +728,9 @@ class LinalgLowering(_FunctionLowering):
                     t = self.tval(v, op)
                     if pos is not None and t.pos is not None and not np.array_equal(t.pos, pos):
                         t = TVal(t.shape, t.elem, node=self.materialize(t, pos), pos=pos)
-                    self.env[arg] = self.handle(t)
+                    self.env[id(arg)] = self.handle(t)
                 else:
-                    self.env[arg] = self.env[v]
+                    self.env[id(arg)] = self.env[id(v)]
             results = self.run_block(block, op)
             out: list[int] = []
             for k, r in enumerate(results):
@@ -830,12 +830,13 @@ class LinalgLowering(_FunctionLowering):
                     raise self.fail(op, f"indexing map {m} reads {list(idx)} outside shape {list(shape)}")
                 e = int(np.ravel_multi_index(idx, shape)) if shape else 0
                 if k < n_in:
-                    self.env[block.args[k]] = self.element(self.tval(v, op), e) if self.is_tensor(v) else self.env[v]
+                    self.env[id(block.args[k])] = (self.element(self.tval(v, op), e) if self.is_tensor(v)
+                                                   else self.env[id(v)])
                 else:
-                    self.env[block.args[k]] = accs[k - n_in][e]
+                    self.env[id(block.args[k])] = accs[k - n_in][e]
             for o in block.ops:
                 if isinstance(o, IndexOp):
-                    self.env[o.result] = Index(point[o.dim.value.data])
+                    self.env[id(o.result)] = Index(point[o.dim.value.data])
             results = self.run_block(block, op)
             for k, r in enumerate(results):
                 m = maps[n_in + k]
@@ -846,7 +847,7 @@ class LinalgLowering(_FunctionLowering):
 
     def lower_op(self, op: Operation) -> None:
         if isinstance(op, IndexOp):
-            if op.result not in self.env:
+            if id(op.result) not in self.env:
                 raise self.fail(op, "linalg.index outside an unrolled linalg.generic")
             return
         handler = _LINALG_HANDLERS.get(type(op))

@@ -167,14 +167,19 @@ class _FunctionLowering:
         self.fn = fn
         self.style = detect_style(fn)
         self.b = Builder(fn.sym_name.data, style=self.style)
-        self.env: dict[SSAValue, Value] = {}
+        #: each SSA value's value, by the id of its xDSL object (an xDSL value hashes by a
+        #: Python-level ``__hash__``: keyed by the value itself, an unrolled loop spent a tenth
+        #: of its lowering hashing); the module holds every object, so an id is never reused
+        self.env: dict[int, Value] = {}
         self.steps = 0
         self.const_cache: dict[int, tuple[int, ...] | None] = {}
         #: per block (by id): its operations with how each is run (``_plan``); an unrolled loop
         #: body runs once per trip and reads its ops' xDSL properties once
         self.plans: dict[int, list[tuple[Operation, int, Any]]] = {}
+        #: per ``affine.for`` (by id): its bound maps and operands, step, body and initial values
+        self.loops: dict[int, tuple[Any, ...]] = {}
         #: per index-typed binary op (by id): operands, result, fold, whether it divides
-        self.index_ops: dict[int, tuple[SSAValue, SSAValue, SSAValue, Callable[[int, int], int], bool]] = {}
+        self.index_ops: dict[int, tuple[int, int, int, Callable[[int, int], int], bool]] = {}
 
     def fail(self, op: Operation, message: str) -> MLIRError:
         return self.parsed.error(op, message)
@@ -187,12 +192,12 @@ class _FunctionLowering:
         for i, arg in enumerate(entry.args):
             name = arg.name_hint or f"arg{i}"
             if isinstance(arg.type, IndexType):
-                self.env[arg] = Index(0, known=False)
+                self.env[id(arg)] = Index(0, known=False)
                 index_args.append(name)
                 continue
             ty = self.convert_type(arg.type, self.fn, self.arg_is_secret(arg.type))
             try:
-                self.env[arg] = self.b.arg(name, ty)
+                self.env[id(arg)] = self.b.arg(name, ty)
             except IRError as exc:
                 raise self.fail(self.fn, str(exc)) from None
         if len(self.fn.body.blocks) != 1:
@@ -253,13 +258,13 @@ class _FunctionLowering:
 
     # -- values ----------------------------------------------------------------
     def node(self, v: SSAValue | Value, op: Operation, what: str = "an operand") -> int:
-        val = self.env[v] if isinstance(v, SSAValue) else v
+        val = self.env[id(v)] if isinstance(v, SSAValue) else v
         if isinstance(val, Index):
             raise self.fail(op, f"{what} of '{op.name}' is an index, not data")
         return val
 
     def index(self, v: SSAValue, op: Operation, what: str = "index") -> int:
-        val = self.env[v]
+        val = self.env[id(v)]
         if not isinstance(val, Index):
             raise self.fail(op, f"{what} of '{op.name}' is not an index")
         if not val.known:
@@ -276,8 +281,8 @@ class _FunctionLowering:
         return False
 
     def _plan(self, block: Block) -> list[tuple[Operation, int, Any]]:
-        """``block``'s operations that run (not inert), each with how: ``_TERMINATOR`` (its
-        operands, in order), ``_INDEX_BINARY`` (folded index arithmetic), or ``_LOWER``
+        """``block``'s operations that run (not inert), each with how: ``_TERMINATOR`` (the ids
+        of its operands, in order), ``_INDEX_BINARY`` (folded index arithmetic), or ``_LOWER``
         with the handler (``handler(self, op)``), None when the op is unsupported."""
         plan = self.plans.get(id(block))
         if plan is None:
@@ -287,17 +292,21 @@ class _FunctionLowering:
                 if self.is_inert(op):
                     continue
                 if self.is_terminator(op):
-                    plan.append((op, _TERMINATOR, tuple(op.operands)))
+                    plan.append((op, _TERMINATOR, tuple(id(v) for v in op.operands)))
                 elif type(op) in _INDEX_FOLD and isinstance(op.results[0].type, IndexType):
                     lhs, rhs = op.operands
-                    self.index_ops[id(op)] = (lhs, rhs, op.results[0], _INDEX_FOLD[type(op)], isinstance(op, _DIVIDES))
+                    self.index_ops[id(op)] = (id(lhs), id(rhs), id(op.results[0]), _INDEX_FOLD[type(op)],
+                                              isinstance(op, _DIVIDES))
                     plan.append((op, _INDEX_BINARY, None))
                 elif not custom and type(op) in _DATA_BINARY and not isinstance(op.results[0].type, IndexType):
                     lhs, rhs = op.operands
-                    plan.append((op, _DATA_BINARY_OP, (lhs, rhs, op.results[0], _DATA_BINARY[type(op)],
+                    plan.append((op, _DATA_BINARY_OP, (id(lhs), id(rhs), id(op.results[0]), _DATA_BINARY[type(op)],
                                                         isinstance(op, noisy.SubOp))))
                 elif not custom and isinstance(op, tensor.ExtractOp):
-                    plan.append((op, _EXTRACT, (op.tensor, tuple(op.indices), op.result)))
+                    plan.append((op, _EXTRACT, (id(op.tensor), tuple(id(v) for v in op.indices), id(op.result))))
+                elif not custom and isinstance(op, tensor.InsertOp):
+                    plan.append((op, _INSERT, (id(op.dest), id(op.scalar), tuple(id(v) for v in op.indices),
+                                               id(op.result))))
                 else:
                     handler = (type(self).lower_op if custom
                                else _HANDLERS.get(type(op)) or _LAZY_HANDLERS.get(op.name))
@@ -333,21 +342,26 @@ class _FunctionLowering:
             elif how == _EXTRACT:
                 src, indices, res = arg
                 t = env[src]
-                if type(t) is int and all(type(env[v]) is Index and env[v].known for v in indices):  # type: ignore[union-attr]
-                    shape = self.b.nodes[t].type.shape
-                    if len(indices) == len(shape):
-                        flat = 0
-                        for v, n in zip(indices, shape, strict=True):
-                            k = env[v].value  # type: ignore[union-attr]
-                            if not 0 <= k < n:
-                                break
-                            flat = flat * n + k
-                        else:
-                            try:
-                                env[res] = self.fold_extract(t, flat)
-                            except IRError as exc:
-                                raise self.fail(op, str(exc)) from None
-                            continue
+                if type(t) is int:
+                    flat = _flat_index(env, indices, self.b.nodes[t].type.shape)
+                    if flat is not None:
+                        try:
+                            env[res] = self.fold_extract(t, flat)
+                        except IRError as exc:
+                            raise self.fail(op, str(exc)) from None
+                        continue
+                arg = _HANDLERS[type(op)]  # the general path, which reports what is wrong
+            elif how == _INSERT:
+                dest, scalar, indices, res = arg
+                t, x = env[dest], env[scalar]
+                if type(t) is int and type(x) is int:
+                    flat = _flat_index(env, indices, self.b.nodes[t].type.shape)
+                    if flat is not None:
+                        try:
+                            env[res] = self.b.insert(x, t, flat)
+                        except IRError as exc:
+                            raise self.fail(op, str(exc)) from None
+                        continue
                 arg = _HANDLERS[type(op)]  # the general path, which reports what is wrong
             elif how == _TERMINATOR:
                 return [env[v] for v in arg]
@@ -364,7 +378,7 @@ class _FunctionLowering:
 
     def bind(self, op: Operation, values: Sequence[Value]) -> None:
         for res, val in zip(op.results, values, strict=True):
-            self.env[res] = val
+            self.env[id(res)] = val
 
     def lower_op(self, op: Operation) -> None:
         handler = _HANDLERS.get(type(op)) or _LAZY_HANDLERS.get(op.name)
@@ -432,7 +446,7 @@ class _FunctionLowering:
 
     def op_index_cast(self, op: Operation) -> None:
         (src,) = op.operands
-        val = self.env[src]
+        val = self.env[id(src)]
         if isinstance(op.results[0].type, IndexType):
             if isinstance(val, Index):
                 self.bind(op, [val])
@@ -453,29 +467,35 @@ class _FunctionLowering:
         self.bind(op, [Index(res)])
 
     def op_for(self, op: affine.ForOp) -> None:
-        lo_map, hi_map = op.lowerBoundMap.data, op.upperBoundMap.data
-        lo_ops = [self.bound(v, op) for v in op.lowerBoundOperands]
-        hi_ops = [self.bound(v, op) for v in op.upperBoundOperands]
+        # an inner loop runs once per trip of the loops around it: its xDSL properties (each
+        # read decodes the op's operand segments) are read once
+        loop = self.loops.get(id(op))
+        if loop is None:
+            loop = (op.lowerBoundMap.data, op.upperBoundMap.data, tuple(op.lowerBoundOperands),
+                    tuple(op.upperBoundOperands), op.step.value.data, op.body.block, tuple(op.inits))
+            self.loops[id(op)] = loop
+        lo_map, hi_map, lo_vals, hi_vals, step, block, inits = loop
+        lo_ops = [self.bound(v, op) for v in lo_vals]
+        hi_ops = [self.bound(v, op) for v in hi_vals]
         lo = max(lo_map.eval(lo_ops[: lo_map.num_dims], lo_ops[lo_map.num_dims :]))
         hi = min(hi_map.eval(hi_ops[: hi_map.num_dims], hi_ops[hi_map.num_dims :]))
-        step = op.step.value.data
         if step < 1:
             raise self.fail(op, f"loop step {step} must be positive")
-        self.unroll(op, op.body.block, range(lo, hi, step), [self.env[v] for v in op.inits])
+        self.unroll(op, block, range(lo, hi, step), [self.env[id(v)] for v in inits])
 
     def op_scf_for(self, op: scf.ForOp) -> None:
         lo, hi, step = (self.bound(v, op) for v in (op.lb, op.ub, op.step))  # index or integer bounds
         if step < 1:
             raise self.fail(op, f"loop step {step} must be positive")
-        self.unroll(op, op.body.block, range(lo, hi, step), [self.env[v] for v in op.iter_args])
+        self.unroll(op, op.body.block, range(lo, hi, step), [self.env[id(v)] for v in op.iter_args])
 
     def unroll(self, op: Operation, block: Block, trips: range, carried: list[Value]) -> None:
         """Run ``block`` once per value in ``trips``, threading the loop-carried values."""
         indvar, *iter_args = block.args
         for i in trips:
-            self.env[indvar] = Index(i)
+            self.env[id(indvar)] = Index(i)
             for arg, val in zip(iter_args, carried, strict=True):
-                self.env[arg] = val
+                self.env[id(arg)] = val
             carried = self.run_block(block, op)
         self.bind(op, carried)
 
@@ -487,7 +507,7 @@ class _FunctionLowering:
 
     def static_int(self, v: SSAValue) -> int | None:
         """The compile-time integer value of ``v`` (a known index or a plaintext int constant)."""
-        val = self.env[v]
+        val = self.env[id(v)]
         if isinstance(val, Index):
             return val.value if val.known else None
         n = self.b.nodes[val]
@@ -583,7 +603,7 @@ class _FunctionLowering:
                 op, f"secret.generic has {len(op.inputs)} operands but {len(block.args)} block arguments"
             )
         for arg, val in zip(block.args, op.inputs, strict=True):
-            self.env[arg] = self.env[val]
+            self.env[id(arg)] = self.env[id(val)]
         results = self.run_block(block, op)
         if len(results) != len(op.outputs):
             raise self.fail(op, f"secret.generic yields {len(results)} values for {len(op.outputs)} results")
@@ -613,7 +633,21 @@ _LAZY_HANDLERS: dict[str, Callable[[Any, Any], None]] = {
 }
 _LAZY_TERMINATORS = frozenset({"affine.yield", "scf.yield"})
 #: how ``run_block`` runs an op (``_FunctionLowering._plan``)
-_LOWER, _TERMINATOR, _INDEX_BINARY, _DATA_BINARY_OP, _EXTRACT = 0, 1, 2, 3, 4
+_LOWER, _TERMINATOR, _INDEX_BINARY, _DATA_BINARY_OP, _EXTRACT, _INSERT = 0, 1, 2, 3, 4, 5
+
+
+def _flat_index(env: dict[int, Value], indices: tuple[int, ...], shape: tuple[int, ...]) -> int | None:
+    """The flat slot that the known, in-range indices (value ids in ``env``) address in a tensor
+    of ``shape``; None when one is not such an index (the general path reports it)."""
+    if len(indices) != len(shape):
+        return None
+    flat = 0
+    for v, n in zip(indices, shape, strict=True):
+        k = env[v]
+        if type(k) is not Index or not k.known or not 0 <= k.value < n:
+            return None
+        flat = flat * n + k.value
+    return flat
 #: the binary ops on data (not index) values, by class: their IR op
 _DATA_BINARY: dict[type[Operation], str] = {**_INT_BINARY, **_FLOAT_BINARY, **_NOISY_BINARY}
 for _cls in [*_INDEX_FOLD, *_FLOAT_BINARY, *_NOISY_BINARY]:

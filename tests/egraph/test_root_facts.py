@@ -1,0 +1,116 @@
+"""The e-graph stage's hand-back: the serialization taken before the noise analysis and the
+result classes' facts looked up in the e-graph read as the old serialization after the analysis did."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from eqsat.rules import resolve
+
+from eqsat.egraph import guard, noise_facts
+from eqsat.egraph.session import Limits, RunReport, Session, StopReason, parse_serialized
+from eqsat.egraph.view import EGraphView
+from eqsat.errors import InternalError
+from eqsat.ir import Builder, Program, Type
+from eqsat.testing.programs import Shape, random_program
+
+CT = Type((8,), "i16", True)
+PT = Type((8,), "i16", False)
+
+
+def old_way(prog: Program, rules: str | None) -> tuple[EGraphView, dict[str, list[int | None]]]:
+    """The analysis run, then the whole e-graph serialized and its facts read from the JSON."""
+    s = saturated(prog, rules)
+    noise_facts.run(s)
+    js = s.serialize()
+    view = EGraphView(js, plain(prog))
+    return view, noise_facts.facts(js, view).roots([view.root(k) for k in s.roots])
+
+
+def saturated(prog: Program, rules: str | None) -> Session:
+    s = Session(prog)
+    if rules is not None:
+        s.saturate([f.ruleset for f in resolve(rules)], Limits(iterations=4, nodes=20_000, time_s=10.0))
+    return s
+
+
+def plain(prog: Program) -> frozenset[str]:
+    return frozenset(name for name, ty in prog.args if not ty.secret)
+
+
+def new_way(prog: Program, rules: str | None) -> tuple[EGraphView, dict[str, list[int | None]] | None, Session]:
+    s = saturated(prog, rules)
+    built = guard._finish(s, RunReport(StopReason.SATURATED, 0, s.size(), 0.0), float("inf"))
+    assert built.js is not None and built.analysed
+    return EGraphView(parse_serialized(built.js), plain(prog)), built.floors, s
+
+
+def same_view(a: EGraphView, b: EGraphView) -> bool:
+    return a.nodes == b.nodes and a.roots == b.roots and a.class_nodes == b.class_nodes
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("rules", [None, "default"])
+def test_same_view_and_facts_as_serializing_after_the_analysis(seed: int, rules: str | None) -> None:
+    shape = Shape(slots=8, inputs=3, ops={"add": 1.0, "sub": 1.0, "mul": 1.0, "mul_const": 1.0, "rotate": 1.0},
+                  results=2)
+    prog = random_program(seed, 25, shape)
+    old_view, old_facts = old_way(prog, rules)
+    view, floors, s = new_way(prog, rules)
+    assert noise_facts.seeds_present(s)
+    assert same_view(view, old_view)
+    assert floors == old_facts
+    assert all(d is not None for d in floors["depth_floor"])  # secret results: facts, not plaintext
+
+
+def test_unused_argument_takes_the_old_order() -> None:
+    """An argument no live value reads has no ``In`` term until the analysis seeds it: the
+    serialization then waits for the analysis (the view holds that term, as before)."""
+    b = Builder("f")
+    x, _, w = b.arg("x", CT), b.arg("unused", CT), b.arg("w", PT)
+    prog = b.finish([b.mul(b.mul(x, x), w), b.add(w, w)])
+    s = saturated(prog, None)
+    assert not noise_facts.seeds_present(s)
+    old_view, old_facts = old_way(prog, None)
+    view, floors, _ = new_way(prog, None)
+    assert same_view(view, old_view)
+    assert floors == old_facts
+    assert floors is not None and floors["depth_floor"] == [1, None]  # the plaintext result has no fact
+
+
+def test_the_worker_sends_the_facts_after_the_e_graph() -> None:
+    """A forked worker hands back the e-graph first and runs the analysis while the caller
+    goes on; ``Built.facts`` waits for them, and they are the facts the caller computed itself
+    before (``guard._finish`` in this process, the analysis first)."""
+    b = Builder("f")
+    x, y, w = b.arg("x", CT), b.arg("y", CT), b.arg("w", PT)
+    xy = b.mul(x, y)
+    prog = b.finish([b.add(b.mul(xy, xy), b.rotate(b.mul(x, w), 1)), b.add(x, b.rotate(y, 2))])
+    built = guard.build(prog, [f.ruleset for f in resolve("default")], Limits(iterations=4, time_s=20.0),
+                        float("inf"), time.perf_counter() + 60)
+    assert built.analysed and built.facts_later and built.floors is None
+    facts = built.facts()
+    assert facts == old_way(prog, "default")[1]
+    assert facts is not None and facts["depth_floor"] == [2, 0]  # (xy)^2: two levels; x + rot(y): none
+    assert built.facts() is facts  # read once, kept
+    assert built.timings["noise_analysis"] > 0
+
+
+def test_a_worker_that_ends_without_its_facts_is_an_internal_error() -> None:
+    r, w = os.pipe()
+    os.write(w, b'{"ev": "iter"}\n')
+    os.close(w)
+    waiter = guard._FactsWaiter(r, [], b"", os.getpid(), time.perf_counter() + 5)
+    with pytest.raises(InternalError, match="noise facts"):
+        waiter.wait()
+
+
+def test_facts_already_read_with_the_e_graph_are_not_lost() -> None:
+    r, w = os.pipe()
+    os.close(w)
+    floors = {"noise_floor": [12], "depth_floor": [0], "ckks_depth_floor": [0]}
+    waiter = guard._FactsWaiter(r, [{"ev": "facts", "floors": floors, "s": 0.5}], b"", os.getpid(),
+                                time.perf_counter() + 5)
+    assert waiter.wait() == (floors, 0.5)
