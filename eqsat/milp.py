@@ -485,9 +485,10 @@ def solve(
     forbids the reduction (the program must fit as it is). ``proof_stall_s``: the proof budget
     of a model without noise that has a usable warm start (None: ``PROOF_STALL_S``; ``math.inf``:
     prove to the end, time permitting). ``second_start``: without noise, another program
-    (class -> candidate, like ``warm``) asked for only when neither the reductions' bound nor
-    the hitting-set relaxation proves ``warm``; where it is cheaper it is the search's start
-    (``Milp.solve``'s ``second``; info ``second_start``: whether it was).
+    (class -> candidate, like ``warm``) asked for only where the hitting-set relaxation runs
+    (up to ``HITTING_MAX_CLASSES`` classes) and neither its bound nor the reductions' proves
+    ``warm``; where it is cheaper the solve starts again from it, whose cost prunes more (info
+    ``second_start``: whether it did; absent when it was not asked for).
     """
     start = time.perf_counter()
     pr = _prune(pb)

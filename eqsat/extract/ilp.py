@@ -20,6 +20,8 @@ The model (one binary ``x_j`` per extractable e-node, ``y_c`` per class):
   ``eqsat.milp_hitting`` (``sum_S y >= y_d`` when every program of ``d`` holds a class of
   ``S``) that the LP relaxation violates; a relaxation whose bound meets the greedy start
   proves it without a search (``solver`` "lp"), and the search counts only cheaper programs;
+  where it does not, a second start (the greedy DAG under unit prices, ``unit_costs``,
+  refined under the real ones) restarts the solve when it is cheaper;
 * objective ``sum_j cost_j x_j`` with the cost of a node given its children's secrecy;
   hoisting (``eqsat.extract.hoisting``): a rotation of a secret input class costs its
   price minus ``hoisted_saving``, and a "first rotation" binary ``f_s >= x_j`` per input
