@@ -474,7 +474,7 @@ def solve(
     bounds: tuple[float, float] = (float(noise.FRESH), float(noise.LIMIT)),
     allow_reduce: bool = True,
     proof_stall_s: float | None = None,
-    second_start: Callable[[], Mapping[int, int] | None] | None = None,
+    second_start: Callable[[set[int]], Mapping[int, int] | None] | None = None,
 ) -> Solution:
     """Solve the extraction (and, ``with_noise``, reduce_noise placement) MILP.
 
@@ -485,7 +485,8 @@ def solve(
     forbids the reduction (the program must fit as it is). ``proof_stall_s``: the proof budget
     of a model without noise that has a usable warm start (None: ``PROOF_STALL_S``; ``math.inf``:
     prove to the end, time permitting). ``second_start``: without noise, another program
-    (class -> candidate, like ``warm``) asked for only where the hitting-set relaxation runs
+    (class -> candidate, like ``warm``; given the candidates the reductions kept, which hold
+    every program cheaper than ``warm``) asked for only where the hitting-set relaxation runs
     (up to ``HITTING_MAX_CLASSES`` classes) and neither its bound nor the reductions' proves
     ``warm``; where it is cheaper the solve starts again from it, whose cost prunes more (info
     ``second_start``: whether it did; absent when it was not asked for).
@@ -625,7 +626,7 @@ def solve(
     other: list[dict[int, int]] = []
     if second_start is not None and proof is not None and separate is not None:
         def second(cost: float) -> bool:
-            alt = second_start()
+            alt = second_start({j for c in classes for j in usable[c]})
             if alt:
                 got = _warm_cost(pb, alt, full[0])
                 if got is not None and got[0] < cost - 1e-6 * max(1.0, abs(cost)):

@@ -46,8 +46,10 @@ has not improved for ``eqsat.milp.PROOF_STALL_S`` CPU seconds: the info then has
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Container, Mapping
 
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
 from eqsat.egraph.view import EGraphView
@@ -230,6 +232,14 @@ def warm_map(pb: Problem, warm: Choice) -> dict[int, int]:
     return {c: by_ref[i] for c, i in enumerate(warm.node) if i >= 0 and i in by_ref}
 
 
+def _restricted(g: EGraphView, refs: Container[int]) -> EGraphView:
+    """A shallow copy of ``g`` where only the e-nodes in ``refs`` are extractable."""
+    view = copy.copy(g)
+    view.nodes = [n if not n.extractable or i in refs else dataclasses.replace(n, extractable=False)
+                  for i, n in enumerate(g.nodes)]
+    return view
+
+
 def unit_costs(costs: CostTable) -> CostTable:
     """``costs`` with every priced term at 1 (the fewest operations): the prices of the second
     start of ``ilp_extract``. The greedy DAG pass's sharing estimate is a heuristic whose local
@@ -255,11 +265,13 @@ def ilp_extract(
     pb = egraph_problem(g, roots, costs)
     starts = [warm] if warm is not None else []
 
-    def second_start() -> dict[int, int] | None:
-        # asked for only where the start is not proven without a search (eqsat.milp.solve)
+    def second_start(kept: Collection[int]) -> dict[int, int] | None:
+        # asked for only where the start is not proven without a search (eqsat.milp.solve), over
+        # the candidates its reductions kept: the e-graph without the others is smaller
         from eqsat.extract.dag import refine
 
-        starts.append(refine(g, greedy_dag(g, unit_costs(costs)), roots, costs))
+        view = _restricted(g, {pb.cands[j].ref for j in kept})
+        starts.append(refine(view, greedy_dag(view, unit_costs(costs)), roots, costs))  # g's e-node indices
         return warm_map(pb, starts[-1])
 
     sol = solve(pb, with_noise=False, time_limit=time_limit, warm=warm_map(pb, warm) if warm else None,

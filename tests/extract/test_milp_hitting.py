@@ -142,7 +142,8 @@ def test_a_cheaper_second_start_restarts_the_solve() -> None:
     for warm, second, used in ((worse, best, True), (worse, worse, False), (best, worse, None)):
         asked.clear()
 
-        def other(second: dict[int, int] = second) -> dict[int, int]:
+        def other(kept: set[int], second: dict[int, int] = second) -> dict[int, int]:
+            assert set(second.values()) <= kept or second is worse  # the reductions keep the optimum
             asked.append(1)
             return second
 
