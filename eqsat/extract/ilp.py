@@ -12,7 +12,8 @@ with bootstraps (priced from the table) chosen together with the e-nodes.
 
 The model (one binary ``x_j`` per extractable e-node, ``y_c`` per class):
 
-* ``sum_{j in c} x_j = y_c``; ``x_j <= y_ch`` for every child class; roots have ``y = 1``;
+* ``sum_{j in c} x_j = y_c``; ``x_j <= y_ch`` for every child class; roots have ``y = 1``
+  (a class with one candidate outside the cyclic components is one column, ``x_j = y_c``);
 * acyclicity only where cycles are possible: inside each strongly connected component
   of the class graph, an order variable ``t_c`` in ``[0, |SCC| - 1]`` with
   ``t_c >= t_ch + 1 - |SCC| (1 - x_j)`` for every edge of the component;
