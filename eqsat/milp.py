@@ -157,6 +157,8 @@ class Milp:
         #: ``"highs"`` (the MILP) or ``"lp"`` (a relaxation's bound met the warm start)
         self.cuts_added = 0
         self.solver = "highs"
+        #: after ``solve``: None when no second start was asked for, else whether it was cheaper
+        self.second_used: bool | None = None
 
     def var(self, lb: float, ub: float, cost: float = 0.0, integer: bool = False) -> int:
         self.lb.append(lb)
@@ -216,11 +218,12 @@ class Milp:
 
     def _cut_rounds(
         self, separate: Callable[[list[float]], list[dict[int, float]]], time_limit: float, target: float | None
-    ) -> bool:
+    ) -> float | None:
         """Solve the LP relaxation and add the rows (``>= 0``) that ``separate`` finds violated by
-        its solution, up to ``CUT_ROUNDS`` times (``self.cuts_added`` counts them). True when a
-        relaxation's bound reaches ``target`` (rounded up when every cost is an integer, so is
-        every objective): no solution is cheaper than ``target``. The MILP is solved from a
+        its solution, up to ``CUT_ROUNDS`` times (``self.cuts_added`` counts them). Returns the
+        last relaxation's bound, rounded up when every cost is an integer (so is every
+        objective), or None when none was solved; it stops early once the bound reaches
+        ``target``: no solution is cheaper than ``target``. The MILP is solved from a
         fresh instance (HiGHS mapped a warm start into its presolved space at a worse objective
         when the rows were added to the instance that had solved the relaxation)."""
         import highspy
@@ -228,15 +231,16 @@ class Milp:
         h = self._highs(time_limit)
         h.setOptionValue("solve_relaxation", True)
         integral = all(float(c).is_integer() for c in self.cost)
+        bound: float | None = None
         for rnd in range(CUT_ROUNDS + 1):
             h.run()
             if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
                 break
-            if target is not None:
-                bound = float(h.getInfo().objective_function_value)
-                tol = 1e-6 * max(1.0, abs(target))
-                if (math.ceil(bound - tol) if integral else bound + tol) >= target - tol:
-                    return True
+            bound = float(h.getInfo().objective_function_value)
+            tol = 1e-6 * max(1.0, abs(bound))
+            bound = float(math.ceil(bound - tol)) if integral else bound
+            if target is not None and bound + 1e-6 * max(1.0, abs(target)) >= target:
+                return bound
             if rnd == CUT_ROUNDS:
                 break
             rows = separate(list(h.getSolution().col_value))
@@ -248,13 +252,13 @@ class Milp:
                 h.addRow(0.0, math.inf, len(idx), idx, val)
                 self.row(row, 0.0, math.inf)
             self.cuts_added += len(rows)
-        return False
+        return bound
 
     def solve(
         self, time_limit: float, warm: list[float] | None,
         options: Mapping[str, bool | int | float] | None = None, stall_s: float | None = None,
         separate: Callable[[list[float]], list[dict[int, float]]] | None = None,
-        cutoff: float | None = None,
+        cutoff: float | None = None, second: Callable[[float], bool] | None = None,
     ) -> tuple[str, list[float] | None, float, float]:
         """(status, solution, objective, gap). ``stall_s``: stop (status ``"stalled"``) once the
         best solution has not improved for that many CPU seconds. ``separate``: given a solution
@@ -262,10 +266,14 @@ class Milp:
         before the MILP, for up to ``CUT_ROUNDS`` rounds of the relaxation (``self.cuts_added``
         counts them); when a relaxation's bound meets the objective of a feasible ``warm``, it is
         returned as optimal without the MILP. ``cutoff``: only solutions below it count (HiGHS's
-        ``objective_bound``); with none below, the status is ``"infeasible"``."""
+        ``objective_bound``); with none below, the status is ``"infeasible"``. ``second``: given
+        the cost of ``warm``, whether a cheaper start is known, asked only when the relaxations
+        (``separate``) did not prove ``warm``; if so, the status is ``"restart"`` at once (the
+        caller solves again from it: its cost prunes more)."""
         self.found_s = None
         self.cuts_added = 0
         self.solver = "highs"
+        self.second_used = None
         if not self.lb:
             # no columns (e.g. a program with no secret value left): the empty solution is
             # optimal; HiGHS calls such a model "empty" and returns no solution
@@ -274,7 +282,13 @@ class Milp:
 
         if separate is not None:
             target = float(np.dot(self.cost, warm)) if warm is not None else None
-            if self._cut_rounds(separate, time_limit, target) and warm is not None and self.feasible(warm):
+            bound = self._cut_rounds(separate, time_limit, target)
+            met = bound is not None and target is not None and bound + 1e-6 * max(1.0, abs(target)) >= target
+            if not met and target is not None and second is not None:
+                self.second_used = second(target)
+                if self.second_used:
+                    return "restart", None, math.inf, math.inf
+            if met and warm is not None and self.feasible(warm):
                 # the relaxation's bound meets the warm start: optimal without a search
                 self.found_s = 0.0
                 self.solver = "lp"
@@ -460,6 +474,7 @@ def solve(
     bounds: tuple[float, float] = (float(noise.FRESH), float(noise.LIMIT)),
     allow_reduce: bool = True,
     proof_stall_s: float | None = None,
+    second_start: Callable[[set[int]], Mapping[int, int] | None] | None = None,
 ) -> Solution:
     """Solve the extraction (and, ``with_noise``, reduce_noise placement) MILP.
 
@@ -469,7 +484,12 @@ def solve(
     bootstraps under a budget of L levels (``eqsat.mgmt.placement``).  ``allow_reduce=False``
     forbids the reduction (the program must fit as it is). ``proof_stall_s``: the proof budget
     of a model without noise that has a usable warm start (None: ``PROOF_STALL_S``; ``math.inf``:
-    prove to the end, time permitting).
+    prove to the end, time permitting). ``second_start``: without noise, another program
+    (class -> candidate, like ``warm``; given the candidates the reductions kept, which hold
+    every program cheaper than ``warm``) asked for only where the hitting-set relaxation runs
+    (up to ``HITTING_MAX_CLASSES`` classes) and neither its bound nor the reductions' proves
+    ``warm``; where it is cheaper the solve starts again from it, whose cost prunes more (info
+    ``second_start``: whether it did; absent when it was not asked for).
     """
     start = time.perf_counter()
     pr = _prune(pb)
@@ -477,6 +497,7 @@ def solve(
         why = {"status": "infeasible", "reason": "a root has no finite program"}
         return Solution("infeasible", {}, set(), dict(why))
     usable, classes = pr
+    full = pr
     # safe reductions (eqsat.milp_reduce): dominated candidates, and -- without noise, where the
     # warm start's cost is an incumbent -- candidates in no solution as cheap as it
     known = _warm_cost(pb, warm, usable) if warm else None
@@ -509,16 +530,20 @@ def solve(
     xv: dict[int, int] = {}
     yv: dict[int, int] = {}
     tv: dict[int, int] = {}
+    # a class with one candidate outside the cyclic components: x_j = y_c is one column (most
+    # classes of a stencil's e-graph, roberts_cross_16x16: 2,076 of 2,097 candidates)
+    single = {c for c in classes if len(usable[c]) == 1 and c not in comp}
     for c in classes:
-        yv[c] = m.var(1.0 if c in roots else 0.0, 1.0, 0.0, True)
+        yv[c] = m.var(1.0 if c in roots else 0.0, 1.0, pb.cands[usable[c][0]].cost if c in single else 0.0, True)
         for j in usable[c]:
-            xv[j] = m.var(0.0, 1.0, pb.cands[j].cost, True)
+            xv[j] = yv[c] if c in single else m.var(0.0, 1.0, pb.cands[j].cost, True)
         if c in comp and not cycles[comp[c]][1]:
             tv[c] = m.var(0.0, comp_size[comp[c]] - 1.0)
     for c in classes:
-        row = {xv[j]: 1.0 for j in usable[c]}
-        row[yv[c]] = -1.0
-        m.row(row, 0.0, 0.0)
+        if c not in single:
+            row = {xv[j]: 1.0 for j in usable[c]}
+            row[yv[c]] = -1.0
+            m.row(row, 0.0, 0.0)
         # a child class is needed by the sum of the class's nodes that use it: one row per
         # (class, child) -- valid since at most one node of a class is chosen, and tighter in
         # the LP relaxation than one row per (node, child), where a class split over several
@@ -601,6 +626,17 @@ def solve(
                         row[yv[d]] = row.get(yv[d], 0.0) - 1.0
                         rows.append(row)
             return rows
+    second = None
+    other: list[dict[int, int]] = []
+    if second_start is not None and proof is not None and separate is not None:
+        def second(cost: float) -> bool:
+            alt = second_start({j for c in classes for j in usable[c]})
+            if alt:
+                got = _warm_cost(pb, alt, full[0])
+                if got is not None and got[0] < cost - 1e-6 * max(1.0, abs(cost)):
+                    other.append(dict(alt))
+                    return True
+            return False
     cutoff = None
     if proof is not None and warm_vec is not None:
         # HiGHS maps a warm start into its presolved model, and where presolve's dual reductions
@@ -611,7 +647,16 @@ def solve(
         cutoff = wv + 1e-6 * max(1.0, abs(wv))
     status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec, proof,
                                   stall_s=_stall(proof_stall_s) if proof is not None else None, separate=separate,
-                                  cutoff=cutoff)
+                                  cutoff=cutoff, second=second)
+    if status == "restart":
+        # a cheaper second start: solve again from it (its cost prunes more in the reductions)
+        again = solve(pb, with_noise=with_noise, reduce_cost=reduce_cost,
+                      time_limit=time_limit - (time.perf_counter() - start), warm=other[0], bounds=bounds,
+                      allow_reduce=allow_reduce, proof_stall_s=proof_stall_s)
+        again.info["second_start"] = True
+        again.info["time_s"] = round(time.perf_counter() - start, 4)
+        return again
+    second_used = m.second_used
     if cutoff is not None and status == "infeasible":
         # nothing below the cutoff found (a tolerance, or presolve): solve again without it
         status, x, obj, gap = m.solve(time_limit - (time.perf_counter() - start), warm_vec, proof,
@@ -627,6 +672,8 @@ def solve(
         "nodes": len(xv), "vars": len(m.lb), "rows": len(m.row_lo), "cyclic_classes": len(comp),
         "solver": m.solver, **reduced, "proven": status == "optimal", "hitting_rows": m.cuts_added,
     }
+    if second_used is not None:
+        info["second_start"] = second_used
     if m.found_s is not None:
         info["found_s"] = round(m.found_s, 4)  # CPU seconds of the solver to the program returned
     pick: dict[int, int] = {}

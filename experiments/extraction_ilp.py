@@ -9,7 +9,7 @@ saved model with more than ``--min-cands`` candidates (default 60), ``--repeats`
 (default 3), each in this process, and writes ``--out/extraction_ilp[_LABEL].csv``: per model
 and repeat the candidates, CPU and wall seconds of the call, status, objective, the greedy
 start's cost, the solver's info (``pruned``, ``bound``, ``proven``, ``found_s`` -- the solver's CPU
-seconds to the program it returned, against ``cpu_s`` to its proof --, ``gap``, ...).
+seconds to the program it returned, against ``cpu_s`` to its proof --, ``gap``, ``second_start``, ...).
 ``--prove`` lifts the proof budget (``eqsat.milp.PROOF_STALL_S``): every solve runs to a
 proven optimum, time permitting; ``--stall S`` sets it to S CPU seconds. With ``--compare
 A.csv B.csv`` it prints and plots (``extraction_ilp.png``) the per-model medians of two runs
@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "experiments" / "out"
 FIELDS = ["model", "repeat", "cands", "classes", "cpu_s", "wall_s", "status", "objective", "greedy_cost",
-          "rounds", "pruned", "bound", "solver", "proven", "found_s", "gap", "rows", "hitting_rows"]
+          "rounds", "pruned", "bound", "solver", "proven", "found_s", "gap", "rows", "hitting_rows", "second_start"]
 
 
 def dump(files: list[Path], models: Path) -> None:
@@ -98,6 +98,7 @@ def bench(models: Path, min_cands: int, repeats: int, only: list[str]) -> list[d
                 "pruned": info.get("pruned", ""), "bound": info.get("bound", ""), "solver": info.get("solver", ""),
                 "proven": info.get("proven", ""), "found_s": info.get("found_s", ""), "gap": info.get("gap", ""),
                 "rows": info.get("rows", ""), "hitting_rows": info.get("hitting_rows", ""),
+                "second_start": info.get("second_start", ""),
             })
             print(f"{path.stem} #{rep}: {len(pb.cands)} cands, cpu {cpu:.3f} s, {info.get('status')}, "
                   f"objective {obj} (greedy {greedy_cost}), found after {info.get('found_s', '-')} s",

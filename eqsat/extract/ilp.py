@@ -12,7 +12,8 @@ with bootstraps (priced from the table) chosen together with the e-nodes.
 
 The model (one binary ``x_j`` per extractable e-node, ``y_c`` per class):
 
-* ``sum_{j in c} x_j = y_c``; ``x_j <= y_ch`` for every child class; roots have ``y = 1``;
+* ``sum_{j in c} x_j = y_c``; ``x_j <= y_ch`` for every child class; roots have ``y = 1``
+  (a class with one candidate outside the cyclic components is one column, ``x_j = y_c``);
 * acyclicity only where cycles are possible: inside each strongly connected component
   of the class graph, an order variable ``t_c`` in ``[0, |SCC| - 1]`` with
   ``t_c >= t_ch + 1 - |SCC| (1 - x_j)`` for every edge of the component;
@@ -20,6 +21,8 @@ The model (one binary ``x_j`` per extractable e-node, ``y_c`` per class):
   ``eqsat.milp_hitting`` (``sum_S y >= y_d`` when every program of ``d`` holds a class of
   ``S``) that the LP relaxation violates; a relaxation whose bound meets the greedy start
   proves it without a search (``solver`` "lp"), and the search counts only cheaper programs;
+  where it does not, a second start (the greedy DAG under unit prices, ``unit_costs``,
+  refined under the real ones) restarts the solve when it is cheaper;
 * objective ``sum_j cost_j x_j`` with the cost of a node given its children's secrecy;
   hoisting (``eqsat.extract.hoisting``): a rotation of a secret input class costs its
   price minus ``hoisted_saving``, and a "first rotation" binary ``f_s >= x_j`` per input
@@ -44,8 +47,10 @@ has not improved for ``eqsat.milp.PROOF_STALL_S`` CPU seconds: the info then has
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Container, Mapping
 
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
 from eqsat.egraph.view import EGraphView
@@ -228,6 +233,24 @@ def warm_map(pb: Problem, warm: Choice) -> dict[int, int]:
     return {c: by_ref[i] for c, i in enumerate(warm.node) if i >= 0 and i in by_ref}
 
 
+def _restricted(g: EGraphView, refs: Container[int]) -> EGraphView:
+    """A shallow copy of ``g`` where only the e-nodes in ``refs`` are extractable."""
+    view = copy.copy(g)
+    view.nodes = [n if not n.extractable or i in refs else dataclasses.replace(n, extractable=False)
+                  for i, n in enumerate(g.nodes)]
+    return view
+
+
+def unit_costs(costs: CostTable) -> CostTable:
+    """``costs`` with every priced term at 1 (the fewest operations): the prices of the second
+    start of ``ilp_extract``. The greedy DAG pass's sharing estimate is a heuristic whose local
+    optima depend on the prices; one run under other prices, refined under the real ones
+    (``eqsat.extract.dag.refine``), escapes some of them (``rr_rotation_duplicated``: three
+    rotations of one input at 68, against two of different inputs at 64 after the refinement,
+    optimum 63)."""
+    return CostTable(costs.scheme, {k: (1.0 if v > 0 else 0.0) for k, v in costs.costs.items()})
+
+
 def ilp_extract(
     g: EGraphView,
     roots: list[int],
@@ -241,18 +264,30 @@ def ilp_extract(
     ``proof_stall_s``: the proof budget (``eqsat.milp.solve``; None: the default, ``math.inf``:
     none)."""
     pb = egraph_problem(g, roots, costs)
+    starts = [warm] if warm is not None else []
+
+    def second_start(kept: Collection[int]) -> dict[int, int] | None:
+        # asked for only where the start is not proven without a search (eqsat.milp.solve), over
+        # the candidates its reductions kept: the e-graph without the others is smaller
+        from eqsat.extract.dag import refine
+
+        view = _restricted(g, {pb.cands[j].ref for j in kept})
+        starts.append(refine(view, greedy_dag(view, unit_costs(costs)), roots, costs))  # g's e-node indices
+        return warm_map(pb, starts[-1])
+
     sol = solve(pb, with_noise=False, time_limit=time_limit, warm=warm_map(pb, warm) if warm else None,
-                proof_stall_s=proof_stall_s)
+                proof_stall_s=proof_stall_s, second_start=second_start if warm is not None else None)
     info = dict(sol.info)
     if sol.pick:
-        if warm is not None and sol.status in ("optimal", "stalled"):
+        if starts and sol.status in ("optimal", "stalled"):
             from eqsat.extract.dag import dag_cost
 
             objective = info.get("objective")
-            if isinstance(objective, int | float) and dag_cost(g, warm, roots, costs) <= objective + 1e-6:
-                # a tie: keep the warm start, whose ties went to the candidate sharing more
-                # (fewer classes: x^4 = x^2 * x^2 rather than x^3 * x, one level less)
-                return warm, info
+            for start in starts:
+                if isinstance(objective, int | float) and dag_cost(g, start, roots, costs) <= objective + 1e-6:
+                    # a tie: keep the warm start, whose ties went to the candidate sharing more
+                    # (fewer classes: x^4 = x^2 * x^2 rather than x^3 * x, one level less)
+                    return start, info
         return choice_of(pb, sol.pick, g), info
     if sol.status == "infeasible":
         from eqsat.extract.dag import ExtractionError

@@ -122,3 +122,31 @@ def test_cutoff_counts_only_cheaper_solutions() -> None:
         else:
             assert sol is None
     assert m.feasible([1.0, 0.0, 0.0]) and not m.feasible([0.0, 0.0, 0.0]) and not m.feasible([0.5, 0.5, 0.0])
+
+
+def test_a_cheaper_second_start_restarts_the_solve() -> None:
+    """The second start is asked for only when the start is not proven without a search; a
+    cheaper one restarts the solve from it (info ``second_start`` True), a dearer one does not,
+    and the optimum is the same either way."""
+    x, r, a, s = range(4)
+    cands = [
+        Cand(x, 0.0, (), "plain", 0.0, 0),
+        Cand(r, 5.0, (x,), "plain", 0.0, 1),
+        Cand(a, 1.0, (x, r), "plain", 0.0, 2),
+        Cand(a, 9.0, (s,), "plain", 0.0, 3),
+        Cand(s, 4.0, (x,), "plain", 0.0, 4),
+    ]
+    pb = Problem(4, [True] * 4, cands, [a])
+    best, worse = {x: 0, r: 1, a: 2}, {x: 0, a: 3, s: 4}
+    asked: list[int] = []
+    for warm, second, used in ((worse, best, True), (worse, worse, False), (best, worse, None)):
+        asked.clear()
+
+        def other(kept: set[int], second: dict[int, int] = second) -> dict[int, int]:
+            assert set(second.values()) <= kept or second is worse  # the reductions keep the optimum
+            asked.append(1)
+            return second
+
+        sol = milp.solve(pb, with_noise=False, warm=warm, proof_stall_s=math.inf, second_start=other)
+        assert sol.status == "optimal" and sol.info["objective"] == 6.0 and sol.pick == best
+        assert sol.info.get("second_start") is used and len(asked) == (0 if used is None else 1)
