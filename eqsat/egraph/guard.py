@@ -291,8 +291,10 @@ class _Supervisor:
         try:
             built = self._follow(pid, msg_r, go_w, start)
             if built.facts_later:  # the worker's pipe now carries its noise facts alone
+                # the waiter owns the stage's folder from here: a failed analysis hands back its
+                # error there (removed before it, the error was lost and the worker just ended)
                 built._waiter = _FactsWaiter(msg_r, self.rest, self.buf, pid,
-                                             max(self.deadline, time.perf_counter()) + HAND_BACK_MIN_S)
+                                             max(self.deadline, time.perf_counter()) + HAND_BACK_MIN_S, self.tmp)
                 keep = True
             return built
         except BaseException:  # Ctrl-C, a worker error: the worker must not outlive the call
@@ -304,7 +306,8 @@ class _Supervisor:
             for fd in (go_w,) if keep else (msg_r, go_w):
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            shutil.rmtree(self.tmp, ignore_errors=True)
+            if not keep:
+                shutil.rmtree(self.tmp, ignore_errors=True)
 
     def _send_job(self, early: prefork.Handle, start: float) -> bool:
         """Send the job to the early worker (False: it cannot be pickled, or the worker is gone)."""
@@ -462,8 +465,10 @@ class _FactsWaiter:
     (``Built.facts_later``): ``wait`` reads its ``facts`` message, by ``until`` (a
     ``time.perf_counter()`` value; past it the worker is ended and there are no facts)."""
 
-    def __init__(self, fd: int, read: list[dict[str, object]], buf: bytes, pid: int, until: float) -> None:
+    def __init__(self, fd: int, read: list[dict[str, object]], buf: bytes, pid: int, until: float,
+                 folder: Path | None = None) -> None:
         self.fd, self.read, self.buf, self.pid, self.until = fd, read, buf, pid, until
+        self.folder = folder  # the stage's scratch folder, removed on ``close``
 
     def wait(self) -> tuple[dict[str, list[int | None]] | None, float]:
         try:
@@ -473,6 +478,9 @@ class _FactsWaiter:
                 for m in [*self.read, *(json.loads(x) for x in lines if x)]:
                     if m.get("ev") == "facts":
                         return m["floors"], float(m["s"])  # type: ignore[return-value, arg-type]
+                    if m.get("ev") == "error":  # the analysis failed: its own error, as before deferral
+                        with open(str(m["path"]), "rb") as f:
+                            raise pickle.load(f)
                 self.read = []
                 left = self.until - time.perf_counter()
                 if left <= 0:
@@ -494,6 +502,9 @@ class _FactsWaiter:
             with contextlib.suppress(OSError):
                 os.close(self.fd)
             self.fd = -1
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
 
     def __del__(self) -> None:
         self.close()

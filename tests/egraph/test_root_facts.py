@@ -114,3 +114,21 @@ def test_facts_already_read_with_the_e_graph_are_not_lost() -> None:
     waiter = guard._FactsWaiter(r, [{"ev": "facts", "floors": floors, "s": 0.5}], b"", os.getpid(),
                                 time.perf_counter() + 5)
     assert waiter.wait() == (floors, 0.5)
+
+
+def test_a_failed_analysis_raises_the_workers_own_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker hands back the e-graph, then its analysis fails: ``Built.facts`` raises that
+    error (handed back in the stage's folder, which the waiter keeps until it is done), not a
+    bare "ended" (the folder was removed before, so the error was lost)."""
+    def broken(session: object) -> None:
+        raise ValueError("analysis broke")
+
+    monkeypatch.setattr(noise_facts, "run", broken)  # the worker is a fork: it inherits this
+    b = Builder("f")
+    x, y = b.arg("x", CT), b.arg("y", CT)
+    prog = b.finish([b.mul(b.add(x, y), y)])
+    built = guard.build(prog, [f.ruleset for f in resolve("default")], Limits(iterations=2, time_s=20.0),
+                        float("inf"), time.perf_counter() + 60)
+    assert built.facts_later
+    with pytest.raises(ValueError, match="analysis broke"):
+        built.facts()
