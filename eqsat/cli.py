@@ -533,7 +533,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 print(f"eqsat serve: pid {other['pid']} on {p} serves another installation or an older version "
                       f"of this one (python {other['python']})")
         if running is None:
-            print(f"eqsat serve: no server for this installation ({path})")
+            if client.locked(str(path)):
+                print(f"eqsat serve: the server for this installation is starting ({path.with_suffix('.log')})")
+            else:
+                print(f"eqsat serve: no server for this installation ({path})")
             return 3
         print(f"eqsat serve: pid {running['pid']} on {path}, {running['served']} requests served")
         return 0
@@ -558,16 +561,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.foreground:
         os.execv(sys.executable, cmd)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    with open(path.with_suffix(".log"), "ab") as log:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    proc: subprocess.Popen[bytes] | None = None
+    if not client.locked(str(path)):  # else one is starting already (a command started it): wait for it
+        with open(path.with_suffix(".log"), "ab") as log:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
     deadline = time.monotonic() + 120.0
     while time.monotonic() < deadline:
         running = client.status(path)
         if running is not None:
             print(f"eqsat serve: pid {running['pid']} ready on {path}", file=sys.stderr)
             return 0
-        if proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
             break
+        if proc is None and not client.locked(str(path)):
+            break  # the starting one gave up
         time.sleep(0.05)
     raise UserError(f"the server did not start (see {path.with_suffix('.log')})")
 

@@ -259,6 +259,26 @@ def forward(argv: list[str]) -> int | None:
     return int(done["exit"])
 
 
+def locked(path: str) -> bool | None:
+    """Whether the lock file beside the socket ``path`` is held: a server of that key runs or
+    is starting (it takes the lock before its warm-up). None when the folder cannot be used."""
+    import fcntl
+
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path[: -len(".sock")] + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def start_in_background(argv: list[str]) -> int | None:
     """After ``forward`` found no server: start one in the background for the commands that
     follow (this one runs in its own process meanwhile), as a build tool starts its daemon.
@@ -275,7 +295,6 @@ def start_in_background(argv: list[str]) -> int | None:
         return None
     if not argv or argv[0] not in AUTOSTART_COMMANDS or "-h" in argv or "--help" in argv:
         return None
-    import fcntl
     import time
 
     path = _socket_file()
@@ -285,18 +304,8 @@ def start_in_background(argv: list[str]) -> int | None:
             return None
     except OSError:
         pass
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd = os.open(stem + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
-    except OSError:
+    if locked(path) is not False:  # a server runs or starts (or the folder is unusable)
         return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a server that runs or starts
-        fcntl.flock(fd, fcntl.LOCK_UN)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     # ``-P``: not the caller's folder first on the module path (it may hold another ``eqsat``)
     cmd = [sys.executable, "-P", "-m", "eqsat.serve", "--idle-timeout", str(AUTOSTART_IDLE_S)]
     actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),

@@ -334,3 +334,22 @@ def test_a_server_that_cannot_listen_leaves_a_failure_mark(tmp_path: Path) -> No
     assert p.returncode != 0
     marks = list((deep / "eqsat").glob("serve-*.failed"))
     assert len(marks) == 1 and "OSError" in marks[0].read_text()
+
+
+def test_serve_start_waits_for_a_server_a_command_is_starting(tmp_path: Path) -> None:
+    """Right after a command started a server in the background: ``serve status`` says it is
+    starting, and ``serve start`` waits for that one instead of failing on its lock."""
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    for name in ("EQSAT_NO_SERVER", "EQSAT_AUTOSTART"):
+        env.pop(name, None)
+    try:
+        assert _run(["optimize", str(EXAMPLES / "sum_8.mlir")], env)[0] == 0
+        code, out, _ = _run(["serve", "status"], env)  # its warm-up takes seconds: still starting
+        assert code == 0 or (code == 3 and b"is starting" in out), out
+        code, _, err = _run(["serve", "start"], env)
+        assert code == 0, err
+        assert b"ready" in err or b"already running" in err
+        assert len(list((tmp_path / "eqsat").glob("serve-*.sock"))) == 1
+        assert _run(["serve", "status"], env)[0] == 0
+    finally:
+        _run(["serve", "stop"], env)
