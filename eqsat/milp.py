@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from eqsat import milp_cuts, milp_hitting, milp_reduce
+from eqsat.algebra.graphs import strongly_connected
 from eqsat.models import noisy as noise
 
 if TYPE_CHECKING:
@@ -415,53 +416,10 @@ def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[i
 
 
 def _sccs(classes: list[int], usable: list[list[int]], pb: Problem) -> dict[int, int]:
-    """Class -> component id for classes in a non-trivial SCC (iterative Tarjan)."""
+    """Class -> component id for classes in a non-trivial SCC."""
     succ = {c: sorted({ch for j in usable[c] for ch in pb.cands[j].children}) for c in classes}
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    st: list[int] = []
-    comp: dict[int, int] = {}
-    ncomp = 0
-    counter = 0
-    for root in classes:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        st.append(root)
-        on.add(root)
-        while work:
-            v, i = work[-1]
-            if i < len(succ[v]):
-                work[-1] = (v, i + 1)
-                w = succ[v][i]
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    st.append(w)
-                    on.add(w)
-                    work.append((w, 0))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                members = []
-                while True:
-                    w = st.pop()
-                    on.discard(w)
-                    members.append(w)
-                    if w == v:
-                        break
-                if len(members) > 1:
-                    for w in members:
-                        comp[w] = ncomp
-                    ncomp += 1
-    return comp
+    cyclic = [members for members in strongly_connected(classes, succ) if len(members) > 1]
+    return {c: k for k, members in enumerate(cyclic) for c in members}
 
 
 def solve(

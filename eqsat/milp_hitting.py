@@ -33,6 +33,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from eqsat.algebra.graphs import strongly_connected
+
 #: the most sets kept per class (the lightest first), and the sweeps of a cycle's classes
 MAX_SETS = 48
 MAX_SWEEPS = 12
@@ -50,52 +52,6 @@ class Problem(Protocol):
 
     @property
     def cands(self) -> Sequence[_Cand]: ...
-
-
-def _components(n: int, succ: list[list[int]]) -> list[list[int]]:
-    """Strongly connected components of the graph ``succ`` on ``0..n-1``, children first
-    (Tarjan's order: a component after every component it reaches)."""
-    index = [-1] * n
-    low = [0] * n
-    on = [False] * n
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on[root] = True
-        work = [(root, 0)]
-        while work:
-            v, k = work[-1]
-            if k < len(succ[v]):
-                work[-1] = (v, k + 1)
-                w = succ[v][k]
-                if index[w] < 0:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on[w] = True
-                    work.append((w, 0))
-                elif on[w]:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                members: list[int] = []
-                while True:
-                    w = stack.pop()
-                    on[w] = False
-                    members.append(w)
-                    if w == v:
-                        break
-                out.append(members)
-    return out
 
 
 class _Families:
@@ -192,7 +148,7 @@ def hitting_sets(
     n = len(classes)
     fams = _Families(alts, [float(weights.get(c, 0.0)) if weights else 0.0 for c in classes])
     succ = [sorted({k for kids in alts[i] for k in kids}) for i in range(n)]
-    for members in _components(n, succ):
+    for members in strongly_connected(range(n), succ.__getitem__):
         # children first: every class outside the component already has its family; a cycle's
         # classes are swept until nothing changes (or MAX_SWEEPS, then settled)
         for _ in range(1 if len(members) == 1 else MAX_SWEEPS):

@@ -16,6 +16,8 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
+from eqsat.algebra.graphs import strongly_connected
+
 # (module prefix, layer); the longest matching prefix decides
 LAYERS: dict[str, int] = {
     "eqsat.errors": 0,
@@ -109,48 +111,6 @@ def violations(root: Path, packages: dict[str, str] | None = None, layers: dict[
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    out: list[list[str]] = []
-    counter = 0
-    for start in sorted(edges):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(edges[start])))]
-        index[start] = low[start] = counter
-        counter += 1
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            v, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(sorted(edges.get(w, ())))))
-                    advanced = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                if len(comp) > 1:
-                    out.append(sorted(comp))
-    return out
+    """The strongly connected components of more than one module."""
+    comps = strongly_connected(sorted(edges), lambda m: sorted(edges.get(m, ())))
+    return [sorted(c) for c in comps if len(c) > 1]
