@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Iterator
 
 import highspy
 import numpy as np
@@ -18,17 +19,15 @@ from eqsat import milp, milp_cuts
 from eqsat.milp import Cand, Problem, solve, topo_order
 
 
-def brute_force(pb: Problem) -> float:
-    """The least cost of an acyclic program for the roots: every choice of one candidate (or
-    none) per class, kept when the roots reach only chosen classes and no cycle."""
-    options = [[None] + [j for j, cd in enumerate(pb.cands) if cd.cls == c] for c in range(pb.num_classes)]
-    best = math.inf
+def acyclic_picks(pb: Problem, options: list[list[int | None]], roots: list[int]) -> Iterator[dict[int, int]]:
+    """Every acyclic program for ``roots``, as class -> candidate: each choice of one option
+    (None: no candidate) per class, kept when the roots reach only chosen classes and no cycle."""
     for pick in itertools.product(*options):
         chosen = {c: j for c, j in enumerate(pick) if j is not None}
         reached: dict[int, int] = {}
-        stack = list(pb.roots)
+        stack = list(roots)
         ok = True
-        while stack and ok:
+        while stack:
             c = stack.pop()
             if c in reached:
                 continue
@@ -38,8 +37,14 @@ def brute_force(pb: Problem) -> float:
             reached[c] = chosen[c]
             stack.extend(pb.cands[chosen[c]].children)
         if ok and topo_order(reached, pb) is not None:
-            best = min(best, dag_cost(pb, reached))
-    return best
+            yield reached
+
+
+def brute_force(pb: Problem) -> float:
+    """The least cost of an acyclic program for the roots (``acyclic_picks`` over every candidate)."""
+    options: list[list[int | None]] = [[None] + [j for j, cd in enumerate(pb.cands) if cd.cls == c]
+                                       for c in range(pb.num_classes)]
+    return min((dag_cost(pb, reached) for reached in acyclic_picks(pb, options, list(pb.roots))), default=math.inf)
 
 
 def simple_cycle_sets(succ: dict[int, list[int]]) -> set[frozenset[int]]:

@@ -4,39 +4,21 @@ weights and when a cycle's sweeps are cut short; and the 8-slot-sum pattern yiel
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_milp_cuts import acyclic_picks
 from test_milp_reduce import problems
 
 from eqsat import milp, milp_hitting
-from eqsat.milp import Cand, Problem, topo_order
+from eqsat.milp import Cand, Problem
 
 
 def programs(pb: Problem, usable: list[list[int]], d: int) -> list[frozenset[int]]:
-    """The class sets of all acyclic programs of ``d``: every choice of one usable candidate
-    (or none) per class, kept when ``d`` reaches only chosen classes and no cycle."""
-    options = [[None, *usable[c]] for c in range(pb.num_classes)]
-    out: set[frozenset[int]] = set()
-    for pick in itertools.product(*options):
-        chosen = {c: j for c, j in enumerate(pick) if j is not None}
-        reached: dict[int, int] = {}
-        stack = [d]
-        ok = True
-        while stack:
-            c = stack.pop()
-            if c in reached:
-                continue
-            if c not in chosen:
-                ok = False
-                break
-            reached[c] = chosen[c]
-            stack.extend(pb.cands[chosen[c]].children)
-        if ok and topo_order(reached, pb) is not None:
-            out.add(frozenset(reached))
-    return sorted(out, key=sorted)
+    """The class sets of all acyclic programs of ``d`` over the usable candidates."""
+    options: list[list[int | None]] = [[None, *usable[c]] for c in range(pb.num_classes)]
+    return sorted({frozenset(reached) for reached in acyclic_picks(pb, options, [d])}, key=sorted)
 
 
 def check(pb: Problem, weights: dict[int, float] | None) -> None:
@@ -90,9 +72,9 @@ def test_slot_pair_of_a_sum() -> None:
     assert frozenset({rot, s}) in milp_hitting.hitting_sets(pb, usable, classes)[r]
 
 
-def test_a_relaxation_meeting_the_start_skips_the_search() -> None:
-    """A tree without sharing: the LP is exact, so the greedy start's cost is proven by the
-    relaxation and no branch-and-bound runs (``solver`` "lp"); the pick is the start's."""
+def _two_ways() -> Problem:
+    """Classes x, r, a, s (positions 0-3); a = x + r (r = rot x, cost 5 + 1) or a = f(s)
+    (s from x, cost 4 + 9): a tree without sharing, optimum 6."""
     x, r, a, s = range(4)
     cands = [
         Cand(x, 0.0, (), "plain", 0.0, 0),
@@ -101,7 +83,14 @@ def test_a_relaxation_meeting_the_start_skips_the_search() -> None:
         Cand(a, 9.0, (s,), "plain", 0.0, 3),
         Cand(s, 4.0, (x,), "plain", 0.0, 4),
     ]
-    pb = Problem(4, [True] * 4, cands, [a])
+    return Problem(4, [True] * 4, cands, [a])
+
+
+def test_a_relaxation_meeting_the_start_skips_the_search() -> None:
+    """A tree without sharing: the LP is exact, so the greedy start's cost is proven by the
+    relaxation and no branch-and-bound runs (``solver`` "lp"); the pick is the start's."""
+    pb = _two_ways()
+    x, r, a, s = range(4)
     sol = milp.solve(pb, with_noise=False, warm={x: 0, r: 1, a: 2, s: 4}, proof_stall_s=math.inf)
     assert sol.status == "optimal" and sol.info["proven"] is True
     assert sol.info["objective"] == 6.0 and sol.pick == {x: 0, r: 1, a: 2}
@@ -128,15 +117,8 @@ def test_a_cheaper_second_start_restarts_the_solve() -> None:
     """The second start is asked for only when the start is not proven without a search; a
     cheaper one restarts the solve from it (info ``second_start`` True), a dearer one does not,
     and the optimum is the same either way."""
+    pb = _two_ways()
     x, r, a, s = range(4)
-    cands = [
-        Cand(x, 0.0, (), "plain", 0.0, 0),
-        Cand(r, 5.0, (x,), "plain", 0.0, 1),
-        Cand(a, 1.0, (x, r), "plain", 0.0, 2),
-        Cand(a, 9.0, (s,), "plain", 0.0, 3),
-        Cand(s, 4.0, (x,), "plain", 0.0, 4),
-    ]
-    pb = Problem(4, [True] * 4, cands, [a])
     best, worse = {x: 0, r: 1, a: 2}, {x: 0, a: 3, s: 4}
     asked: list[int] = []
     for warm, second, used in ((worse, best, True), (worse, worse, False), (best, worse, None)):
