@@ -64,7 +64,8 @@ def test_random_slot_uniform_programs_parse_to_the_same_module(seed: int) -> Non
     _same(generate(seed, max_size=64).mlir)
 
 
-def test_the_short_cut_takes_the_common_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+def _short_cut_ops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the operations the short cut builds from here on (appended as they come)."""
     taken: list[str] = []
     real = fast_ops.parse_line
 
@@ -75,6 +76,11 @@ def test_the_short_cut_takes_the_common_lines(monkeypatch: pytest.MonkeyPatch) -
         return op
 
     monkeypatch.setattr(fast_ops, "parse_line", counting)
+    return taken
+
+
+def test_the_short_cut_takes_the_common_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    taken = _short_cut_ops(monkeypatch)
     _read((ROOT / "examples/sum_8.mlir").read_text(), True)
     assert taken.count("arith.constant") == 8 and taken.count("tensor.extract") == 8
     assert taken.count("arith.addi") == 7
@@ -93,16 +99,7 @@ func.func @f(%v: tensor<8xi16>, %s: i16) -> tensor<8xi16> {
 def test_crlf_line_ends_take_the_short_cut_and_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     text = (ROOT / "examples/sum_8.mlir").read_text().replace("\n", "\r\n")
     _same(text)
-    taken: list[str] = []
-    real = fast_ops.parse_line
-
-    def counting(parser, text, start, name_at):  # type: ignore[no-untyped-def]
-        op = real(parser, text, start, name_at)
-        if op is not None:
-            taken.append(op.name)
-        return op
-
-    monkeypatch.setattr(fast_ops, "parse_line", counting)
+    taken = _short_cut_ops(monkeypatch)
     _read(text, True)
     assert len(taken) == 23
 
