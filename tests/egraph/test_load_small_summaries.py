@@ -81,13 +81,14 @@ def test_product_with_a_repeated_slot_is_not_a_prodrot() -> None:
     assert equal_on_random_inputs(prog, optimize(prog).program)
 
 
-def linear_chain(n: int, steps: int) -> Program:
-    """a = v; repeat: a = rot(a, 1) + v -- the sum of ``steps + 1`` rotations of v."""
+def linear_chain(n: int, steps: int, op: str = "add") -> Program:
+    """a = v; repeat: a = op(rot(a, 1), v) -- the sum (``op`` "add") or product ("mul") of
+    ``steps + 1`` rotations of v."""
     b = Builder("chain")
     v = b.arg("v", Type((n,), "i16", True))
     a = v
     for _ in range(steps):
-        a = b.add(b.rotate(a, 1), v)
+        a = getattr(b, op)(b.rotate(a, 1), v)
     return b.finish([a])
 
 
@@ -157,20 +158,10 @@ def test_rotation_tree_reads_a_product_and_refuses_a_repeated_offset() -> None:
     assert rotation_tree(prog, q, lambda i: False, product=True) is None
 
 
-def product_chain(n: int, steps: int) -> Program:
-    """a = v; repeat: a = rot(a, 1) * v -- the product of ``steps + 1`` rotations of v."""
-    b = Builder("pchain")
-    v = b.arg("v", Type((n,), "i16", True))
-    a = v
-    for _ in range(steps):
-        a = b.mul(b.rotate(a, 1), v)
-    return b.finish([a])
-
-
 def test_product_chain_gets_its_realized_prodrot_beside_the_source() -> None:
     """The product's set and every step's set at load: the rules do not rebuild the chain one
     step per iteration (``prod-rot-merge``)."""
-    prog = product_chain(8, 7)  # all 8 rotations: a full product
+    prog = linear_chain(8, 7, "mul")  # all 8 rotations: a full product
     loader = Loader(prog)
     loader.load()
     assert loader.rotation_trees and loader.product_trees
