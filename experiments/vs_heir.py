@@ -341,19 +341,23 @@ def _top_level_split(text: str, sep: str) -> list[str]:
 def current_secret_syntax(text: str) -> str:
     """``text`` with the older ``secret.generic ins(%a, %b : T1, T2)`` form (HEIR's lit tests
     of earlier releases, which the kernels copied) written as HEIR's current parser reads it,
-    ``secret.generic(%a: T1, %b: T2)``; the same program.  Text without it is returned as is."""
+    ``secret.generic(%a: T1, %b: T2)``; the same program.  Text without it, or where the form is
+    malformed (unbalanced, as many names as types missing), is returned as is: HEIR's parser
+    then reports it."""
     out, pos = [], 0
     key = "secret.generic ins("
     while (at := text.find(key, pos)) >= 0:
         start = at + len(key)
         depth, end = 1, start
-        while depth:
+        while depth and end < len(text):
             depth += {"(": 1, ")": -1}.get(text[end], 0)
             end += 1
-        inner = text[start:end - 1]
-        names, _, types = inner.partition(" : ")
-        pairs = zip(_top_level_split(names, ","), _top_level_split(types, ","), strict=True)
-        out.append(text[pos:at] + "secret.generic(" + ", ".join(f"{n.strip()}: {t.strip()}" for n, t in pairs) + ")")
+        names, _, types = text[start:end - 1].partition(" : ")
+        name_list, type_list = _top_level_split(names, ","), _top_level_split(types, ",")
+        if depth or not types or len(name_list) != len(type_list):
+            return text
+        pairs = ", ".join(f"{n.strip()}: {t.strip()}" for n, t in zip(name_list, type_list, strict=True))
+        out.append(text[pos:at] + "secret.generic(" + pairs + ")")
         pos = end
     return "".join(out) + text[pos:]
 

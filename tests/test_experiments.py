@@ -202,6 +202,8 @@ def test_vs_heir_hands_heir_its_current_secret_generic_syntax() -> None:
     assert new.startswith("%0 = secret.generic(%arg0: !secret.secret<tensor<8xi16>>, %arg1: "
                           "!secret.secret<memref<2x2xi16, affine_map<(d0, d1) -> (d1, d0)>>>) {\n")
     assert mod.current_secret_syntax(new) == new  # the current form is left alone
+    for bad in ("secret.generic ins(%a, %b : i16) {", "secret.generic ins(%a : i16 {"):
+        assert mod.current_secret_syntax(bad) == bad  # malformed: left for HEIR to report
     arrow = "secret.generic ins(%m, %n : memref<2xi16, affine_map<(d0) -> (d0)>, 1>, i16) {"
     assert mod.current_secret_syntax(arrow) == ("secret.generic(%m: memref<2xi16, affine_map<(d0) -> (d0)>, 1>, "
                                                 "%n: i16) {")
