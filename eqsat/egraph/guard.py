@@ -40,6 +40,7 @@ import shutil
 import signal
 import tempfile
 import time
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -488,14 +489,34 @@ class _FactsWaiter:
                 ready, _, _ = select.select([self.fd], [], [], left)
                 if ready:
                     chunk = os.read(self.fd, 65536)
-                    if not chunk:  # the worker ended without them (a failed analysis)
-                        raise InternalError("the e-graph worker ended before sending its noise facts")
+                    if not chunk:  # the worker ended without them: how it ended, and what it left
+                        raise InternalError(f"the e-graph worker ended before sending its noise facts "
+                                            f"({self._ending()})")
                     self.buf += chunk
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
             return None, 0.0
         finally:
             self.close()
+
+    def _ending(self) -> str:
+        """How the worker ended (its exit status, waited for briefly) and the note it left in
+        the stage's folder when it could not hand back its error (``_Worker.note_failure``)."""
+        how = "its exit status unknown"
+        for _ in range(200):  # its pipe closes as it exits: the status follows within moments
+            try:
+                done, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere, or not this process's child
+                break
+            if done:
+                how = _describe(status)
+                break
+            time.sleep(0.005)
+        notes = sorted(self.folder.glob("failure-*.txt")) if self.folder is not None else []
+        for note in notes:
+            with contextlib.suppress(OSError):
+                how += "; " + " | ".join(note.read_text().strip().splitlines()[-3:])
+        return how
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -600,8 +621,9 @@ class _Worker:
             try:
                 self.end_checkpoint()
                 self.hand_back(e, "error")
-            except BaseException:
+            except BaseException as e2:
                 code = 1
+                self.note_failure(e, e2)
             # ended here, before the handler clears ``e``: its traceback holds the frames of
             # the failed call and with them an egglog e-graph, whose drop in a fork waits
             # forever for egglog's thread pool (the caller then waited forever for this
@@ -609,6 +631,17 @@ class _Worker:
             os._exit(code)
         finally:
             os._exit(code)
+
+    def note_failure(self, error: BaseException, handing_back: BaseException) -> None:
+        """The worker's last word when handing back ``error`` failed too: both, on its standard
+        error and in the stage's folder (the caller's ``_FactsWaiter`` reports it)."""
+        text = (f"worker {os.getpid()}: {type(error).__name__}: {error}; handing it back: "
+                f"{type(handing_back).__name__}: {handing_back}\n"
+                + "".join(traceback.format_exception(error)))
+        with contextlib.suppress(BaseException):
+            os.write(2, text.encode())
+        with contextlib.suppress(BaseException):
+            (self.tmp / f"failure-{os.getpid()}.txt").write_text(text)
 
     def after_iteration(self, session: Session, rep: RunReport) -> None:
         if time.perf_counter() - self.checkpoint_at >= CHECKPOINT_EVERY_S:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 from eqsat.rules import resolve
@@ -105,6 +106,21 @@ def test_a_worker_that_ends_without_its_facts_is_an_internal_error() -> None:
     waiter = guard._FactsWaiter(r, [], b"", os.getpid(), time.perf_counter() + 5)
     with pytest.raises(InternalError, match="noise facts"):
         waiter.wait()
+
+
+def test_the_error_says_how_the_worker_ended_and_what_it_left(tmp_path: Path) -> None:
+    """A worker that dies without its facts: the error names its exit status and the note it
+    left in the stage's folder when it could not hand back its own error."""
+    (tmp_path / "failure-1.txt").write_text("worker 1: ValueError: x\nTraceback...\nValueError: x\n")
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(3)
+    os.close(w)
+    waiter = guard._FactsWaiter(r, [], b"", pid, time.perf_counter() + 5, tmp_path)
+    with pytest.raises(InternalError, match=r"exit status 3; .*ValueError: x"):
+        waiter.wait()
+    assert not tmp_path.exists()  # the waiter removed the stage's folder
 
 
 def test_facts_already_read_with_the_e_graph_are_not_lost() -> None:
