@@ -82,10 +82,18 @@ def _package_files() -> list[str]:
     return files
 
 
+def interpreter() -> str:
+    """This interpreter, named the same whichever of its names started it: the environment
+    (``sys.prefix``: a virtual environment's folder) and the real file behind
+    ``sys.executable`` (a venv's ``python`` and ``python3`` are links to one interpreter; the
+    console script runs the one pip wrote in its first line)."""
+    return f"{sys.prefix}|{os.path.realpath(sys.executable)}"
+
+
 def server_key() -> str:
     """A hash of the interpreter, the package's source files and its main dependencies (64 bits:
     two checksums of their paths, sizes and modification times)."""
-    text = [f"{PROTOCOL}|{sys.executable}|{sys.version}"]
+    text = [f"{PROTOCOL}|{interpreter()}|{sys.version}"]
     for f in _package_files():
         try:
             st = os.stat(f)

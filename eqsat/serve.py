@@ -122,7 +122,7 @@ def _stop_older(path: Path) -> None:
         if other == path:
             continue
         info = client.status(other)
-        if info is not None and info.get("python") == sys.executable and client.stop(other) is not None:
+        if info is not None and info.get("python") == client.interpreter() and client.stop(other) is not None:
             print(f"eqsat serve: stopped pid {info.get('pid')} on {other}, an older version of this "
                   "installation", file=sys.stderr, flush=True)
 
@@ -196,7 +196,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
                     client.send(conn, {"pid": os.getpid(), "key": path.stem.removeprefix("serve-"),
                                        "started": started, "served": served, "running": len(children),
                                        "spare": spare.pid if spare is not None else None,
-                                       "python": sys.executable, "stopping": op == "stop"})
+                                       "python": client.interpreter(), "stopping": op == "stop"})
             for fd in fds:
                 os.close(fd)
             conn.close()
