@@ -335,6 +335,17 @@ class _Supervisor:
         self.buf = lines.pop()
         return [json.loads(x) for x in lines if x]
 
+    def _drain(self, fd: int) -> list[dict[str, object]]:
+        """Every message already in the pipe (its writer has exited: nothing more is waited for)."""
+        while select.select([fd], [], [], 0.0)[0]:
+            chunk = os.read(fd, 65536)
+            if not chunk:  # closed: all of it read
+                break
+            self.buf += chunk
+        lines = self.buf.split(b"\n")
+        self.buf = lines.pop()
+        return [json.loads(x) for x in lines if x]
+
     def _follow(self, pid: int, msg_r: int, go_w: int, start: float) -> Built:
         loaded_at: float | None = None
         rss0 = nodes0 = 0
@@ -374,9 +385,14 @@ class _Supervisor:
                     os.waitpid(pid, 0)
                     return self._result(m, loaded_at, start)
             done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                for m in self._messages(msg_r, 0.0):  # a last message written before it exited
+            if done:  # its last messages were written before it exited: all of them are read
+                # (a quick worker sends its result and its noise facts, and exits, between two
+                # polls: the facts after the result were dropped here, and ``Built.facts`` then
+                # found the pipe closed -- under load, twice in CI)
+                msgs = self._drain(msg_r)
+                for k, m in enumerate(msgs):
                     if m["ev"] in ("done", "error"):
+                        self.rest = msgs[k + 1:]
                         return self._result(m, loaded_at, start)
                 raise InternalError(f"the e-graph worker died ({_describe(status)})")
             now = time.perf_counter()

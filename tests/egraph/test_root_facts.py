@@ -3,7 +3,11 @@ result classes' facts looked up in the e-graph read as the old serialization aft
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import pickle
+import shutil
 import time
 from pathlib import Path
 
@@ -121,6 +125,41 @@ def test_the_error_says_how_the_worker_ended_and_what_it_left(tmp_path: Path) ->
     with pytest.raises(InternalError, match=r"exit status 3; .*ValueError: x"):
         waiter.wait()
     assert not tmp_path.exists()  # the waiter removed the stage's folder
+
+
+def test_facts_sent_by_a_worker_that_exited_between_two_polls_are_kept(tmp_path: Path) -> None:
+    """A quick worker sends its result and its noise facts and exits while the caller still
+    reads its earlier messages: the caller finds it ended, and the facts written after the
+    result are kept for ``Built.facts`` (they were dropped, and the caller then raised "ended
+    before sending its noise facts": twice in CI under load)."""
+    built = guard.Built(RunReport(StopReason.SATURATED, 1, 1, 0.0), "{}", [], 1, True)
+    (tmp_path / "done.pickle").write_bytes(pickle.dumps(built))
+    floors = {"noise_floor": [12], "depth_floor": [0], "ckks_depth_floor": [0]}
+    iters = b"".join(json.dumps({"ev": "iter", "i": i, "nodes": 1, "rss": 0, "ckpt": 0, "wall": 0.0, "cpu": 0.0,
+                                 "pad": "x" * 200}).encode() + b"\n" for i in range(400))
+    assert len(iters) > 65536  # more than one read of the caller: the result is not in the first
+    tail = (json.dumps({"ev": "done", "path": str(tmp_path / "done.pickle")}) + "\n"
+            + json.dumps({"ev": "facts", "floors": floors, "s": 0.25}) + "\n").encode()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: everything at once, then gone
+        os.close(r)
+        data = memoryview(iters + tail)
+        while data:
+            data = data[os.write(w, data):]
+        os._exit(0)
+    os.close(w)
+    time.sleep(0.2)  # it has written everything (the pipe holds it) and exited; not reaped yet
+    sup = guard._Supervisor(Program("f", [], [], []), [], Limits(time_s=30.0), float("inf"), time.perf_counter() + 30)
+    try:
+        got = sup._follow(pid, r, -1, time.perf_counter())
+        assert got.analysed
+        waiter = guard._FactsWaiter(r, sup.rest, sup.buf, pid, time.perf_counter() + 5)
+        assert waiter.wait() == (floors, 0.25)
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(r)
+        shutil.rmtree(sup.tmp, ignore_errors=True)
 
 
 def test_facts_already_read_with_the_e_graph_are_not_lost() -> None:
