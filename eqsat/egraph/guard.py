@@ -449,8 +449,11 @@ class _Supervisor:
                     if m["ev"] in ("done", "error"):
                         os.waitpid(pid, 0)
                         return self._result(m, loaded_at, start)
-                if os.waitpid(pid, os.WNOHANG)[0]:
+                if os.waitpid(pid, os.WNOHANG)[0]:  # ended: its result may be in the pipe still
                     pid = 0
+                    for m in self._drain(msg_r):
+                        if m["ev"] in ("done", "error"):
+                            return self._result(m, loaded_at, start)
                     break
         finally:
             os.close(msg_r)
