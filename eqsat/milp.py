@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eqsat import milp_cuts, milp_hitting, milp_reduce
+from eqsat import milp_contract, milp_cuts, milp_hitting, milp_reduce
 from eqsat.algebra.graphs import strongly_connected
 from eqsat.models import noisy as noise
 
@@ -448,7 +448,43 @@ def solve(
     (up to ``HITTING_MAX_CLASSES`` classes) and neither its bound nor the reductions' proves
     ``warm``; where it is cheaper the solve starts again from it, whose cost prunes more (info
     ``second_start``: whether it did; absent when it was not asked for).
+
+    Without noise the problem is first contracted (``eqsat.milp_contract``: classes that only
+    one class uses merged into its candidates; info ``absorbed``: how many), solved, and the
+    choice expanded back: the same programs and costs on fewer columns.
     """
+    start = time.perf_counter()
+    ct = None if with_noise else milp_contract.contract(pb)
+    if ct is None:
+        return _solve(pb, with_noise=with_noise, reduce_cost=reduce_cost, time_limit=time_limit, warm=warm,
+                      bounds=bounds, allow_reduce=allow_reduce, proof_stall_s=proof_stall_s,
+                      second_start=second_start)
+    second = None
+    if second_start is not None:
+        def second(kept: set[int]) -> Mapping[int, int] | None:
+            alt = second_start(ct.originals(kept))
+            return ct.start(alt) if alt is not None else None
+    sol = _solve(ct.problem, with_noise=False, time_limit=time_limit - (time.perf_counter() - start),  # type: ignore[arg-type]
+                 warm=ct.start(warm) if warm else None, proof_stall_s=proof_stall_s, second_start=second)
+    sol.pick = ct.expand(sol.pick, pb.cands)
+    sol.info["absorbed"] = ct.absorbed
+    sol.info["time_s"] = round(time.perf_counter() - start, 4)
+    return sol
+
+
+def _solve(
+    pb: Problem,
+    *,
+    with_noise: bool,
+    reduce_cost: float = 1.0,
+    time_limit: float = 10.0,
+    warm: Mapping[int, int] | None = None,
+    bounds: tuple[float, float] = (float(noise.FRESH), float(noise.LIMIT)),
+    allow_reduce: bool = True,
+    proof_stall_s: float | None = None,
+    second_start: Callable[[set[int]], Mapping[int, int] | None] | None = None,
+) -> Solution:
+    """``solve`` without the contraction."""
     start = time.perf_counter()
     pr = _prune(pb)
     if pr is None:
@@ -608,7 +644,7 @@ def solve(
                                   cutoff=cutoff, second=second)
     if status == "restart":
         # a cheaper second start: solve again from it (its cost prunes more in the reductions)
-        again = solve(pb, with_noise=with_noise, reduce_cost=reduce_cost,
+        again = _solve(pb, with_noise=with_noise, reduce_cost=reduce_cost,
                       time_limit=time_limit - (time.perf_counter() - start), warm=other[0], bounds=bounds,
                       allow_reduce=allow_reduce, proof_stall_s=proof_stall_s)
         again.info["second_start"] = True
