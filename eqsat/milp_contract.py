@@ -6,17 +6,22 @@ stands for in the original, and the maps of a start (``start``) and of a solutio
 between the two.
 
 A class ``a`` is *absorbed* when it is not a root, has one candidate ``k`` (of finite cost, not
-among its own children), and every
-candidate that uses it belongs to one class ``c`` (``a`` != ``c``). Then in every program ``a`` is
-needed exactly when ``c`` chooses one of those users, and ``a`` then chooses ``k``: each user ``j``
-takes over ``k`` -- ``cost(j) += cost(k)``, ``children(j) = children(j) - {a} + children(k)`` -- and
-``a`` disappears. A program of the contracted problem and the original program with ``k`` added
-under every chosen user correspond one to one: same cost (at most one user of ``a`` is chosen,
-as they share the class ``c``), and cyclic exactly together (a cycle through ``a`` passes ``c ->
-a -> child of k``, which is ``c -> child of k`` after the merge; a user whose merged children
-hold its own class is on a cycle in every program and is left out by ``_prune``). Candidates of
-infinite cost or with their own class as a child, never usable, are not counted as users. A shared cost
-(``setups``) listing ``k`` lists the users instead: ``k`` is chosen exactly when one of them is.
+among its own children), and every candidate that uses it belongs to one class ``c`` (``a`` !=
+``c``). Then in every program ``a`` is needed exactly when ``c`` chooses one of those users, and
+``a`` then chooses ``k``: each user ``j`` takes over ``k`` -- ``cost(j) += cost(k)``,
+``children(j) = children(j) - {a} + children(k)`` -- and ``a`` disappears. A program of the
+contracted problem and the original program with ``k`` added under every chosen user correspond
+one to one: same cost (at most one user of ``a`` is chosen, as they share the class ``c``), and
+cyclic exactly together (a cycle through ``a`` passes ``c -> a -> child of k``, which is ``c ->
+child of k`` after the merge; a user whose merged children hold its own class is on a cycle in
+every program and is left out by ``_prune``). Candidates of infinite cost or with their own
+class as a child, never usable, do not count as users.
+
+A class is kept when its candidate or one of its users is in a shared cost (``setups``: the
+hoisted rotations of one input): the path bound of ``eqsat.milp_reduce`` counts such a cost only
+while every member keeps its one child class, and merging lost that (``rr_product_loop_32``: its
+bound 210, which proves the start without a solve, fell to 171). So shared costs keep their
+members, renumbered.
 Absorbing a class can leave its children used by one class only, so the contraction repeats
 until no class qualifies: a sub-DAG of single-candidate classes that only one alternative of a
 class computes (the unrolled source beside a rewritten form, most of a stencil's e-graph)
@@ -99,60 +104,78 @@ def contract(pb: Problem) -> Contraction | None:
     of_class: dict[int, list[int]] = {}
     kids: list[set[int]] = []
     parents: dict[int, set[int]] = {}
+    cls: list[int] = []
+    cost: list[float] = []
     for j, cd in enumerate(cands):
+        c = cd.cls
         ks = set(cd.children)
         kids.append(ks)
-        if cd.cls in ks or not math.isfinite(cd.cost):
+        cls.append(c)
+        cost.append(cd.cost)
+        if c in ks or not math.isfinite(cd.cost):
             continue
-        of_class.setdefault(cd.cls, []).append(j)
+        of_class.setdefault(c, []).append(j)
         for ch in ks:
-            parents.setdefault(ch, set()).add(j)
-    cost = [cd.cost for cd in cands]
-    inside: dict[int, list[int]] = {}
+            ps = parents.get(ch)
+            if ps is None:
+                parents[ch] = {j}
+            else:
+                ps.add(j)
+    shared = {j for _, members in pb.setups for j in members}
+    single = {c: js[0] for c, js in of_class.items() if len(js) == 1 and c not in roots and js[0] not in shared}
+    took: dict[int, list[int]] = {}  # candidate -> the candidates it took over directly
     gone: set[int] = set()
-    work = [c for c, js in of_class.items() if len(js) == 1 and c not in roots and c in parents]
+    work = [c for c in single if c in parents]
     while work:
         a = work.pop()
         users = parents.get(a)
-        if a in gone or not users:
+        if not users or a in gone:
             continue
-        owner = cands[next(iter(users))].cls
-        if owner == a or any(cands[j].cls != owner for j in users):
+        it = iter(users)
+        owner = cls[next(it)]
+        if owner == a or any(cls[j] != owner for j in it) or not shared.isdisjoint(users):
             continue
-        (k,) = of_class[a]
+        k = single[a]
         gone.add(a)
         del parents[a]
         below = kids[k]
-        took = [k, *inside.pop(k, ())]
         for x in below:
-            parents[x].discard(k)
+            ps = parents[x]
+            ps.discard(k)
+            ps.update(users)
+            if x in single:
+                work.append(x)
         for j in users:
-            kids[j].discard(a)
-            kids[j] |= below
+            kj = kids[j]
+            kj.discard(a)
+            kj |= below
             cost[j] += cost[k]
-            inside.setdefault(j, []).extend(took)
-            for x in below:
-                parents[x].add(j)
-        work.extend(x for x in below if x not in roots and len(of_class.get(x, ())) == 1)
+            t = took.get(j)
+            if t is None:
+                took[j] = [k]
+            else:
+                t.append(k)
     if not gone:
         return None
-    old = [j for j, cd in enumerate(cands) if cd.cls not in gone]
+    old = [j for j, c in enumerate(cls) if c not in gone]
     new = {o: j for j, o in enumerate(old)}
-    small = [cands[j] if j not in inside else
-             replace(cands[j], cost=cost[j], children=tuple(sorted(kids[j])))  # type: ignore[type-var]
-             for j in old]
-    host: dict[int, list[int]] = {}
-    for j, took in inside.items():
-        for k in took:
-            host.setdefault(k, []).append(new[j])
-    setups: list[tuple[float, tuple[int, ...]]] = []
-    for s, members in pb.setups:
-        now: list[int] = []
-        for m in members:
-            for j in host.get(m, [new[m]] if m in new else []):
-                if j not in now:
-                    now.append(j)
-        if now:
-            setups.append((s, tuple(now)))
+    inside: list[list[int]] = []
+    small: list[_Cand] = []
+    for j in old:
+        if j not in took:
+            inside.append([])
+            small.append(cands[j])
+            continue
+        flat: list[int] = []
+        stack = list(reversed(took[j]))
+        while stack:  # depth first: each candidate before those it took over
+            k = stack.pop()
+            flat.append(k)
+            stack.extend(reversed(took.get(k, ())))
+        inside.append(flat)
+        small.append(replace(cands[j], cost=cost[j], children=tuple(sorted(kids[j]))))  # type: ignore[type-var]
+    # members of shared costs are never absorbed nor take anything over: only renumbered (a
+    # member of an absorbed class is not usable: its class's one usable candidate is another)
+    setups = [(s, tuple(new[m] for m in members if m in new)) for s, members in pb.setups]
     return Contraction(replace(pb, cands=small, setups=setups),  # type: ignore[type-var]
-                       old, [inside.get(j, []) for j in old], len(gone))
+                       old, inside, len(gone))

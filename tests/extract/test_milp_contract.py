@@ -82,18 +82,17 @@ def test_a_chain_under_one_alternative_merges_into_it() -> None:
     cands = [Cand(0, 1.0, (), "plain", 0.0, 0), Cand(1, 2.0, (0,), "plain", 0.0, 1),
              Cand(2, 3.0, (1, 0), "plain", 0.0, 2), Cand(3, 4.0, (2,), "plain", 0.0, 3),
              Cand(4, 5.0, (3,), "plain", 0.0, 4), Cand(4, 30.0, (0,), "plain", 0.0, 5)]
-    pb = Problem(5, [True] * 5, cands, [4], [(1.0, (1, 5))])
+    pb = Problem(5, [True] * 5, cands, [4])
     ct = milp_contract.contract(pb)
     assert ct is not None and ct.absorbed == 4
     small = ct.problem
     assert ct.old == [4, 5]
     assert [(cd.cost, cd.children) for cd in small.cands] == [(15.0, ()), (31.0, ())]
-    assert small.setups == [(1.0, (0, 1))]  # j's shared cost now follows f
     assert ct.expand({4: 0}, pb.cands) == {4: 4, 3: 3, 2: 2, 1: 1, 0: 0}
     assert ct.expand({4: 1}, pb.cands) == {4: 5, 0: 0}
     assert ct.start({0: 0, 1: 1, 2: 2, 3: 3, 4: 5}) == {4: 1}
     sol = solve(pb, with_noise=False, warm={0: 0, 1: 1, 2: 2, 3: 3, 4: 4})
-    assert sol.status == "optimal" and sol.info["objective"] == 16.0 and sol.info["absorbed"] == 4
+    assert sol.status == "optimal" and sol.info["objective"] == 15.0 and sol.info["absorbed"] == 4
     assert reachable_pick(pb, sol.pick) == {4: 4, 3: 3, 2: 2, 1: 1, 0: 0}
 
 
@@ -106,3 +105,22 @@ def test_class_used_by_two_classes_or_with_a_choice_stays() -> None:
     assert milp_contract.contract(pb) is None
     usable, _classes = milp._prune(pb) or ([], [])
     assert all(usable[c] for c in range(4))
+
+
+def test_shared_cost_members_and_their_users_stay() -> None:
+    # r1 = rot(x), r2 = rot(x) share a setup; r1 is only used by root 4 = f(r1, t) or g(r2, t);
+    # t = h(y) is used by both of the root's candidates and merges; y by t only: merges too
+    x, r1, r2, t, root, y = range(6)
+    cands = [Cand(x, 0.0, (), "plain", 0.0, 0), Cand(r1, 1.0, (x,), "plain", 0.0, 1),
+             Cand(r2, 1.0, (x,), "plain", 0.0, 2), Cand(t, 2.0, (y,), "plain", 0.0, 3),
+             Cand(root, 1.0, (r1, t), "plain", 0.0, 4), Cand(root, 3.0, (r2, t), "plain", 0.0, 5),
+             Cand(y, 1.0, (), "plain", 0.0, 6)]
+    pb = Problem(6, [True] * 6, cands, [root], [(4.0, (1, 2))])
+    ct = milp_contract.contract(pb)
+    assert ct is not None and ct.absorbed == 2  # t and y, not r1 or r2
+    assert ct.old == [0, 1, 2, 4, 5]
+    assert ct.problem.setups == [(4.0, (1, 2))]
+    assert [cd.cost for cd in ct.problem.cands][3:] == [4.0, 6.0]
+    sol = solve(pb, with_noise=False, warm={x: 0, r1: 1, r2: 2, t: 3, root: 5, y: 6})
+    assert sol.status == "optimal" and sol.info["objective"] == 9.0
+    assert reachable_pick(pb, sol.pick) == {root: 4, r1: 1, x: 0, t: 3, y: 6}
