@@ -258,7 +258,7 @@ def refine(
                         cost = _solution_cost(g, node_of, roots, costs)
                         node_of[c] = cur
                     else:
-                        cost = state.switched(c, alt)
+                        cost = state.switched(c, alt, best - 1e-9)  # only whether it is below best
                     if cost < best - 1e-9:
                         state.commit(c, alt)
                         best, cur, improved = state.total, alt, True
