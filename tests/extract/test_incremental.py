@@ -3,8 +3,9 @@
 Random e-graphs (cycles allowed, plaintext and ciphertext leaves, classes without a choice),
 random choices and random switches: ``DagCost.switched`` must give exactly what
 ``_solution_cost`` computes on the switched choice (inf for a cycle or a missing choice), or
-with a limit, the same below it and a value from the limit up otherwise; and after ``commit`` the state must equal a fresh one.  Also: ``refine`` keeps its result on the
-extraction tests' e-graphs.
+with a limit, the same below it and a value from the limit up otherwise; and after ``commit``
+the state must equal a fresh one.  Also: ``refine`` keeps its result on the extraction tests'
+e-graphs.
 """
 
 from __future__ import annotations
