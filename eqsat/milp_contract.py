@@ -67,10 +67,21 @@ class Contraction:
     problem: Problem
     #: per candidate of ``problem``: the original candidate it is
     old: list[int]
-    #: per candidate of ``problem``: the original candidates it took over (not itself)
-    inside: list[list[int]]
+    #: original candidate -> the original candidates it took over directly (each of those may
+    #: have taken over others)
+    took: dict[int, list[int]]
     #: how many classes were absorbed
     absorbed: int
+
+    def inside(self, j: int) -> list[int]:
+        """The original candidates that candidate ``j`` of ``problem`` took over (not itself)."""
+        out: list[int] = []
+        stack = list(self.took.get(self.old[j], ()))
+        while stack:
+            k = stack.pop()
+            out.append(k)
+            stack.extend(self.took.get(k, ()))
+        return out
 
     def expand(self, pick: Mapping[int, int], cands: Sequence[_Cand]) -> dict[int, int]:
         """A choice (class -> candidate) of ``problem`` as a choice of the original (whose
@@ -79,7 +90,7 @@ class Contraction:
         out: dict[int, int] = {}
         for c, j in pick.items():
             out[c] = self.old[j]
-            for k in self.inside[j]:
+            for k in self.inside(j):
                 out[cands[k].cls] = k
         return out
 
@@ -93,7 +104,7 @@ class Contraction:
         out: set[int] = set()
         for j in kept:
             out.add(self.old[j])
-            out.update(self.inside[j])
+            out.update(self.inside(j))
         return out
 
 
@@ -159,23 +170,11 @@ def contract(pb: Problem) -> Contraction | None:
         return None
     old = [j for j, c in enumerate(cls) if c not in gone]
     new = {o: j for j, o in enumerate(old)}
-    inside: list[list[int]] = []
-    small: list[_Cand] = []
-    for j in old:
-        if j not in took:
-            inside.append([])
-            small.append(cands[j])
-            continue
-        flat: list[int] = []
-        stack = list(reversed(took[j]))
-        while stack:  # depth first: each candidate before those it took over
-            k = stack.pop()
-            flat.append(k)
-            stack.extend(reversed(took.get(k, ())))
-        inside.append(flat)
-        small.append(replace(cands[j], cost=cost[j], children=tuple(sorted(kids[j]))))  # type: ignore[type-var]
+    small = [cands[j] if j not in took else
+             replace(cands[j], cost=cost[j], children=tuple(sorted(kids[j])))  # type: ignore[type-var]
+             for j in old]
     # members of shared costs are never absorbed nor take anything over: only renumbered (a
     # member of an absorbed class is not usable: its class's one usable candidate is another)
     setups = [(s, tuple(new[m] for m in members if m in new)) for s, members in pb.setups]
     return Contraction(replace(pb, cands=small, setups=setups),  # type: ignore[type-var]
-                       old, inside, len(gone))
+                       old, took, len(gone))
