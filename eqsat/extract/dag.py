@@ -157,7 +157,7 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
             w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
             if math.isinf(w):
                 continue
-            cost_of_set = 0  # the set's cost: per own-cost bucket, price x members (as sum() adds)
+            cost_of_set: float = 0  # the set's cost: per own-cost bucket, price x members (as sum() adds)
             for bw, bb in buckets.items():
                 if bw:
                     cost_of_set += bw * (bits & bb).bit_count()
