@@ -76,17 +76,33 @@ class Choice:
     secret: list[bool]
 
 
-def _ready_order(g: EGraphView) -> list[int]:
+def _users(g: EGraphView) -> tuple[list[list[int]], list[int]]:
+    """(per class the e-nodes that use it, each once, in index order; per e-node its distinct
+    child classes' count)."""
+    users: list[list[int]] = [[] for _ in range(g.num_classes)]
+    distinct: list[int] = []
+    for idx, n in enumerate(g.nodes):
+        kids = n.children
+        if len(kids) == 1:
+            users[kids[0]].append(idx)
+            distinct.append(1)
+            continue
+        seen = set(kids)
+        for c in seen:
+            users[c].append(idx)
+        distinct.append(len(seen))
+    return users, distinct
+
+
+def _ready_order(g: EGraphView, users_of: tuple[list[list[int]], list[int]] | None = None) -> list[int]:
     """Classes in the order they can first get a finite program (leaves first, Kahn-style).
+    ``users_of``: ``_users(g)`` when the caller has it.
 
     Bitsets index classes by this rank, so a class's cost set holds only lower ranks and its
     integer stays small: memory follows the DAG's depth profile, not classes x classes."""
     rank = [-1] * g.num_classes
-    missing = [len(set(n.children)) for n in g.nodes]
-    users: list[list[int]] = [[] for _ in range(g.num_classes)]
-    for idx, n in enumerate(g.nodes):
-        for c in set(n.children):
-            users[c].append(idx)
+    users, distinct = users_of if users_of is not None else _users(g)
+    missing = list(distinct)
     queue = [idx for idx, n in enumerate(g.nodes) if n.extractable and missing[idx] == 0]
     order: list[int] = []
     head = 0
@@ -111,57 +127,55 @@ def _ready_order(g: EGraphView) -> list[int]:
 def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
     """Faster-greedy-DAG extraction over bitsets (see the module docstring)."""
     nc = g.num_classes
-    rank = _ready_order(g)
+    nodes = g.nodes
+    users_of = _users(g)
+    rank = _ready_order(g, users_of)
+    parents = users_of[0]
     best_cost = [math.inf] * nc
     best_node = [-1] * nc
     best_set = [0] * nc
     secret = [False] * nc
     own = [0.0] * nc
     buckets: dict[float, int] = {}
-    parents: list[list[int]] = [[] for _ in range(nc)]
-    for idx, n in enumerate(g.nodes):
-        for c in set(n.children):
-            parents[c].append(idx)
-
-    def set_cost(bits: int) -> float:
-        return sum(w * (bits & b).bit_count() for w, b in buckets.items() if w)
-
-    heap: list[tuple[float, int]] = []
-    for idx, n in enumerate(g.nodes):
-        if not n.children and n.extractable:
-            heapq.heappush(heap, (0.0, idx))
+    heap: list[tuple[float, int]] = [(0.0, idx) for idx, n in enumerate(nodes) if not n.children and n.extractable]
+    heapq.heapify(heap)  # (cost, index) pairs are distinct: the pops come in one order however built
     in_heap = {idx for _, idx in heap}
     while heap:
         _, idx = heapq.heappop(heap)
         in_heap.discard(idx)
-        n = g.nodes[idx]
+        n = nodes[idx]
         c = n.cls
-        if any(best_node[ch] < 0 for ch in n.children):
-            continue
         bits = 0
         for ch in n.children:
+            if best_node[ch] < 0:
+                break
             bits |= best_set[ch]
-        me = 1 << rank[c]
-        if bits & me:
-            continue  # would use its own class: a cycle
-        w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
-        if math.isinf(w):
-            continue
-        total = set_cost(bits) + w
-        new_bits = bits | me
-        better = total < best_cost[c] - 1e-9
-        # ties go to the candidate using fewer classes: it shares more with its siblings
-        tie = abs(total - best_cost[c]) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count()
-        if better or tie or best_node[c] < 0:
-            if best_node[c] >= 0:
-                buckets[own[c]] &= ~me
-            best_cost[c], best_node[c], secret[c], own[c] = total, idx, sec, w
-            best_set[c] = new_bits
-            buckets[w] = buckets.get(w, 0) | me
-            for p in parents[c]:
-                if p not in in_heap:
-                    heapq.heappush(heap, (total, p))
-                    in_heap.add(p)
+        else:
+            me = 1 << rank[c]
+            if bits & me:
+                continue  # would use its own class: a cycle
+            w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
+            if math.isinf(w):
+                continue
+            cost_of_set: float = 0  # the set's cost: per own-cost bucket, price x members (as sum() adds)
+            for bw, bb in buckets.items():
+                if bw:
+                    cost_of_set += bw * (bits & bb).bit_count()
+            total = cost_of_set + w
+            new_bits = bits | me
+            better = total < best_cost[c] - 1e-9
+            # ties go to the candidate using fewer classes: it shares more with its siblings
+            tie = abs(total - best_cost[c]) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count()
+            if better or tie or best_node[c] < 0:
+                if best_node[c] >= 0:
+                    buckets[own[c]] &= ~me
+                best_cost[c], best_node[c], secret[c], own[c] = total, idx, sec, w
+                best_set[c] = new_bits
+                buckets[w] = buckets.get(w, 0) | me
+                for p in parents[c]:
+                    if p not in in_heap:
+                        heapq.heappush(heap, (total, p))
+                        in_heap.add(p)
     return Choice(best_node, secret)
 
 
@@ -258,7 +272,7 @@ def refine(
                         cost = _solution_cost(g, node_of, roots, costs)
                         node_of[c] = cur
                     else:
-                        cost = state.switched(c, alt)
+                        cost = state.switched(c, alt, best - 1e-9)  # only whether it is below best
                     if cost < best - 1e-9:
                         state.commit(c, alt)
                         best, cur, improved = state.total, alt, True

@@ -24,7 +24,7 @@ from eqsat.egraph.view import EGraphView, ENode
 from eqsat.models.cost import CostTable
 from eqsat.models.hoisting import ragged_surcharge
 
-__all__ = ["class_slots", "discount", "is_ragged", "ragged_surcharge", "rotation_input"]
+__all__ = ["class_slots", "discount", "is_ragged", "ragged_surcharge", "rotation_input", "share_slots"]
 
 
 def rotation_input(n: ENode) -> int | None:
@@ -63,6 +63,14 @@ def is_ragged(slots: int) -> bool:
 
 _SLOTS: WeakKeyDictionary[EGraphView, list[int]] = WeakKeyDictionary()
 _LEAF_SLOTS = {"In": 1, "PlainIn": 1, "Num": 1, "NumF": 1, "Dense": 1, "Mask": 1, "Place": 1, "Splat": 0}
+
+
+def share_slots(g: EGraphView, copy: EGraphView) -> None:
+    """Let ``copy`` (the same classes and e-nodes as ``g``, some made unextractable) use ``g``'s
+    slot counts once they are known: ``class_slots`` reads every e-node, extractable or not."""
+    got = _SLOTS.get(g)
+    if got is not None:
+        _SLOTS[copy] = got
 
 
 def class_slots(g: EGraphView) -> list[int]:

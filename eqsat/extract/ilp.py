@@ -48,12 +48,11 @@ has not improved for ``eqsat.milp.PROOF_STALL_S`` CPU seconds: the info then has
 from __future__ import annotations
 
 import copy
-import dataclasses
 import math
 from collections.abc import Collection, Container, Mapping
 
 from eqsat.algebra.slot_keys import parse_dense_key, parse_set_key
-from eqsat.egraph.view import EGraphView
+from eqsat.egraph.view import EGraphView, ENode
 from eqsat.extract import hoisting
 from eqsat.extract.dag import Choice, greedy_dag, node_cost
 from eqsat.milp import Cand, Problem, solve
@@ -236,8 +235,9 @@ def warm_map(pb: Problem, warm: Choice) -> dict[int, int]:
 def _restricted(g: EGraphView, refs: Container[int]) -> EGraphView:
     """A shallow copy of ``g`` where only the e-nodes in ``refs`` are extractable."""
     view = copy.copy(g)
-    view.nodes = [n if not n.extractable or i in refs else dataclasses.replace(n, extractable=False)
+    view.nodes = [n if not n.extractable or i in refs else ENode(n.op, n.cls, n.children, n.lits, False)
                   for i, n in enumerate(g.nodes)]
+    hoisting.share_slots(g, view)  # slot counts do not depend on which e-nodes are extractable
     return view
 
 

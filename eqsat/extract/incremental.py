@@ -51,6 +51,10 @@ class DagCost:
         self.saving = costs.hoisted_saving
         self.extra = hoisting.ragged_surcharge(costs)
         self.widths = hoisting.class_slots(g) if self.extra else []
+        # what-ifs may stop early (``switched``'s ``limit``) when no price is negative: then every
+        # class a switch adds costs at least the hoisting saving it can bring (a rotation is
+        # priced ``rotate`` or ``extract``, each at least ``hoisted_saving``)
+        self.bounded = all(v >= 0 for v in costs.costs.values()) and self.saving >= 0 and self.extra >= 0
         self._rebuild()
 
     # -- the hoisting term --------------------------------------------------------------------
@@ -111,6 +115,7 @@ class DagCost:
             for ch in n.children:
                 self.refs[ch] += 1
                 self.users[ch].append(c)
+        self._own_total = total  # before the hoisting term
         for r in self.roots:
             self.refs[r] += 1
         self.rot_count: dict[int, int] = {}
@@ -157,8 +162,10 @@ class DagCost:
                 memo[x] = any(memo[ch] for ch in kids)
         return memo[start]
 
-    def switched(self, c: int, alt: int) -> float:
-        """The cost of the choice with class ``c`` switched to e-node ``alt`` (not made)."""
+    def switched(self, c: int, alt: int, limit: float = math.inf) -> float:
+        """The cost of the choice with class ``c`` switched to e-node ``alt`` (not made); when
+        that is ``limit`` or more, any value from ``limit`` up may be returned (the classes the
+        switch adds are priced one by one, and the walk stops once they alone reach it)."""
         node_cost = self.price
         if math.isinf(self.total):
             raise ValueError("switched() needs a finite current choice")
@@ -168,15 +175,55 @@ class DagCost:
         nodes = g.nodes
         pos = self.pos
         alt_node = nodes[alt]
-        # 1. classes newly reachable through alt's children, in post-order; cycles through c
-        new_order: list[int] = []
+        secret: dict[int, bool] = {}  # secrecy where it differs from (or is absent in) self.secret
+
+        def sec(x: int) -> bool:
+            return secret[x] if x in secret else self.secret[x]
+
+        delta = 0.0
+        refs: dict[int, int] = {}
+
+        def ref(x: int, by: int) -> int:
+            refs[x] = refs.get(x, self.refs[x]) + by
+            return refs[x]
+
+        # the hoisting groups: +1/-1 per (input class) where a class's rotation joins or leaves
+        moved: dict[int, int] = {}
+        ragged = [0]
+
+        def rotation(n: ENode, secret_now: bool, by: int) -> int:
+            src, rag = self._rotates(n, secret_now)
+            if src is not None:
+                moved[src] = moved.get(src, 0) + by
+                ragged[0] += by * rag
+                return 1
+            return 0
+
+        # a lower bound of the result while classes are added: whatever else the switch does
+        # takes off at most the cost of the program as it is (its own costs: ``total`` + its
+        # hoisting discount + its ragged surcharge) and a hoisting saving per rotation it adds,
+        # which the added rotation's own price covers (``bounded``); each added class then
+        # raises the bound by its price less the saving it may bring
+        floor = self.total - self._own_total - self.extra * self.ragged if self.bounded else -math.inf
+        # 1. classes newly reachable through alt's children, priced in post-order (children
+        # first); cycles through c make the switch impossible
         state: dict[int, int] = {}
         stack: list[tuple[int, int]] = [(ch, 0) for ch in reversed(alt_node.children)]
         while stack:
             x, phase = stack.pop()
             if phase == 1:
                 state[x] = 2
-                new_order.append(x)
+                n = nodes[node_of[x]]
+                w, sx = node_cost(n, [sec(ch) for ch in n.children], costs)
+                secret[x] = sx
+                delta += w
+                joined = rotation(n, sx, +1)
+                for ch in n.children:
+                    if pos[ch] >= 0:
+                        ref(ch, 1)
+                floor += w - self.saving * joined
+                if floor >= limit:
+                    return floor
                 continue
             if x == c:
                 return math.inf
@@ -196,37 +243,6 @@ class DagCost:
                     return math.inf
                 if state.get(ch) != 2:
                     stack.append((ch, 0))
-        secret: dict[int, bool] = {}  # secrecy where it differs from (or is absent in) self.secret
-
-        def sec(x: int) -> bool:
-            return secret[x] if x in secret else self.secret[x]
-
-        delta = 0.0
-        refs: dict[int, int] = {}
-
-        def ref(x: int, by: int) -> int:
-            refs[x] = refs.get(x, self.refs[x]) + by
-            return refs[x]
-
-        # the hoisting groups: +1/-1 per (input class) where a class's rotation joins or leaves
-        moved: dict[int, int] = {}
-        ragged = [0]
-
-        def rotation(n: ENode, secret_now: bool, by: int) -> None:
-            src, rag = self._rotates(n, secret_now)
-            if src is not None:
-                moved[src] = moved.get(src, 0) + by
-                ragged[0] += by * rag
-
-        for x in new_order:
-            n = nodes[node_of[x]]
-            w, s = node_cost(n, [sec(ch) for ch in n.children], costs)
-            secret[x] = s
-            delta += w
-            rotation(n, s, +1)
-            for ch in n.children:
-                if pos[ch] >= 0:
-                    ref(ch, 1)
         # 2. c itself
         w, s_c = node_cost(alt_node, [sec(ch) for ch in alt_node.children], costs)
         delta += w - self.own[c]

@@ -106,3 +106,19 @@ def test_hoisted_reads_never_price_below_zero(scheme: str, scales: list[float], 
     for i in reads[1:]:
         acc = b.add(acc, b.extract(x, i))
     assert program_cost(b.finish([acc]), costs) >= 0.0
+
+
+def test_a_restricted_view_shares_the_slot_counts() -> None:
+    """The second start's view (some e-nodes unextractable) reads the same slot counts as the
+    view it copies: class_slots looks at every e-node, extractable or not."""
+    from eqsat.extract import hoisting
+    from eqsat.extract.ilp import _restricted
+
+    g = view(GRAPH, "r")
+    widths = hoisting.class_slots(g)
+    keep = {i for i, n in enumerate(g.nodes) if n.op != "Rot"}
+    small = _restricted(g, keep)
+    assert not any(n.extractable for n in small.nodes if n.op == "Rot")
+    assert hoisting.class_slots(small) is widths
+    fresh = _restricted(view(GRAPH, "r"), keep)  # its original's counts not known yet: computed
+    assert hoisting.class_slots(fresh) == widths

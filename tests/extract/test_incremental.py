@@ -2,9 +2,10 @@
 
 Random e-graphs (cycles allowed, plaintext and ciphertext leaves, classes without a choice),
 random choices and random switches: ``DagCost.switched`` must give exactly what
-``_solution_cost`` computes on the switched choice (inf for a cycle or a missing choice), and
-after ``commit`` the state must equal a fresh one.  Also: ``refine`` keeps its result on the
-extraction tests' e-graphs.
+``_solution_cost`` computes on the switched choice (inf for a cycle or a missing choice), or
+with a limit, the same below it and a value from the limit up otherwise; and after ``commit``
+the state must equal a fresh one.  Also: ``refine`` keeps its result on the extraction tests'
+e-graphs.
 """
 
 from __future__ import annotations
@@ -89,6 +90,13 @@ def test_switched_equals_recompute(case: tuple[EGraphView, list[int], list[int]]
         want = _solution_cost(g, switched, roots, COSTS)
         got = state.switched(c, alt)
         assert (math.isinf(got) and math.isinf(want)) or math.isclose(got, want, abs_tol=1e-9), (c, alt)
+        # with a limit: exact below it, else anything from the limit up (refine asks "below best?")
+        limit = data.draw(st.sampled_from([state.total, state.total - 1.0, state.total + 2.5, 0.0]))
+        capped = state.switched(c, alt, limit)
+        if want < limit - 1e-9:
+            assert math.isclose(capped, want, abs_tol=1e-9), (c, alt, limit)
+        else:
+            assert capped >= limit - 1e-9, (c, alt, limit, capped, want)
         if data.draw(st.booleans()):
             state.commit(c, alt)
             assert state.node_of == switched
