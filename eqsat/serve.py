@@ -242,6 +242,11 @@ class _Spare:
                 from eqsat.egraph import prefork
 
                 prefork.start(prepared=True)
+                # then, until the request comes, the copies of the pages a request's reading
+                # writes to are made here (``serve_warmup.pretouch``)
+                from eqsat import serve_warmup
+
+                serve_warmup.pretouch(lambda: bool(select.select([theirs], [], [], 0.0)[0]))
                 msg, fds = _receive(theirs, timeout=None, max_fds=4)
                 theirs.close()
             except BaseException:  # the server ended (or sent nothing): nothing to run

@@ -166,6 +166,27 @@ def test_every_warm_up_program_optimizes(tmp_path: Path) -> None:
         assert b'"after"' in out
 
 
+def test_a_spare_reads_every_warm_up_program_until_its_request_comes() -> None:
+    """``serve_warmup.pretouch``: every program is read (a reader error would be ignored there,
+    and the pages it leaves untouched copied in the request again), and it stops as soon as
+    ``stop()`` says the request came."""
+    from eqsat.frontend.mlir import parse_mlir, print_mlir
+    from eqsat.serve_warmup import PROGRAMS, pretouch
+
+    for name, text in PROGRAMS.items():
+        progs = parse_mlir(text.encode(), name)
+        assert progs and all(print_mlir(p) for p in progs), name
+    assert pretouch(lambda: False) == len(PROGRAMS)
+    calls: list[int] = []
+
+    def second_call_stops() -> bool:
+        calls.append(1)
+        return len(calls) > 1
+
+    assert pretouch(second_call_stops) == 1
+    assert pretouch(lambda: True) == 0
+
+
 def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) -> None:
     """The console script (``eqsat.entry``): served when a server runs, run in its own
     process when asked not to be, with the same output."""
