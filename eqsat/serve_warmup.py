@@ -117,11 +117,13 @@ def pretouch(stop: Callable[[], bool]) -> int:
     from eqsat.frontend.mlir import parse_mlir, print_mlir
 
     done = 0
-    for text in PROGRAMS.values():
+    for text in PROGRAMS.values():  # a few ms each: looked at between reading and printing too
         if stop():
             break
         with contextlib.suppress(Exception):
             for prog in parse_mlir(text.encode(), "<warm-up>"):
+                if stop():
+                    return done
                 print_mlir(prog)
         done += 1
     return done
