@@ -11,16 +11,34 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # not ``typing``'s (start-up: see ``eqsat.client``)
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 
 def main() -> None:
     from eqsat.client import forward
 
     code = forward(sys.argv[1:])
-    if code is None:
-        from eqsat.client import start_in_background
+    if code is not None:  # served: nothing of this process is left to clean up
+        _exit_now(code)
+    from eqsat.client import start_in_background
 
-        start_in_background(sys.argv[1:])  # warms up while this command runs here
-        from eqsat.cli import main as run_here
+    start_in_background(sys.argv[1:])  # warms up while this command runs here
+    from eqsat.cli import main as run_here
 
-        code = run_here(offer=False)
-    sys.exit(code)
+    sys.exit(run_here(offer=False))
+
+
+def _exit_now(code: int) -> NoReturn:
+    """Exit with ``code`` without the interpreter's finalization (its modules' teardown and
+    garbage collection: 3-10 ms of a served command, measured; the client holds no resource
+    that needs it -- its connection is closed, its output flushed here)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105 -- contextlib is not imported here (start-up)
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code & 0xFF)  # the status ``sys.exit(code)`` gives

@@ -158,16 +158,17 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
         failed.unlink()
     signal.signal(signal.SIGTERM, _on_term)
     started, served, last = time.time(), 0, time.monotonic()
-    children: set[int] = set()
+    children = _Children()
     print(f"eqsat serve: pid {os.getpid()} listening on {path}", file=sys.stderr, flush=True)
     spare: _Spare | None = None
     try:
         while True:
-            if spare is None or not spare.ready():
+            if (spare is None or not spare.ready()) and children.spare_due():
                 spare = _Spare.fork(listener)
-            ready, _, _ = select.select([listener], [], [], 1.0)
-            children -= _reaped(children)
-            if not ready:
+            ready, _, _ = select.select([listener.fileno(), *children.fds()], [], [],
+                                        1.0 if spare is not None else children.wait_s(1.0))
+            children.reap()
+            if listener.fileno() not in ready:
                 if idle_timeout > 0 and not children and time.monotonic() - last > idle_timeout:
                     break
                 continue
@@ -181,7 +182,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
             op = msg.get("op")
             if op == "run" and len(fds) == 3:
                 pid = spare.take(conn, msg, fds) if spare is not None else 0
-                spare = None  # used up: the next one is forked before the server waits again
+                spare = None  # used up: the next one once no request runs (``_Children``)
                 if not pid:  # no spare ready (it died): fork for this request
                     sys.stdout.flush()
                     sys.stderr.flush()
@@ -207,6 +208,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
     finally:
         if spare is not None:
             spare.end()
+        children.close()
         listener.close()
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
@@ -240,6 +242,11 @@ class _Spare:
                 from eqsat.egraph import prefork
 
                 prefork.start(prepared=True)
+                # then, until the request comes, the copies of the pages a request's reading
+                # writes to are made here (``serve_warmup.pretouch``)
+                from eqsat import serve_warmup
+
+                serve_warmup.pretouch(lambda: bool(select.select([theirs], [], [], 0.0)[0]))
                 msg, fds = _receive(theirs, timeout=None, max_fds=4)
                 theirs.close()
             except BaseException:  # the server ended (or sent nothing): nothing to run
@@ -285,13 +292,73 @@ class _Spare:
             os.waitpid(self.pid, 0)
 
 
-def _reaped(children: set[int]) -> set[int]:
-    done = set()
-    for pid in children:
-        with contextlib.suppress(ChildProcessError):
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                done.add(pid)
-    return done
+#: the longest a spare is put off while requests run (``_Children.spare_due``): a request that
+#: runs this long has spent far more than a fork costs, and a request that comes meanwhile
+#: would find no spare
+SPARE_DEFER_S = 1.0
+
+
+class _Children:
+    """The requests' children that run, each with a descriptor that becomes readable when it
+    ends (``os.pidfd_open``), and when the next spare is due.
+
+    Why: forking the next spare (a fork of a process holding every import, 10-40 ms in the
+    kernel, then the spare's own fork of its e-graph worker) right after handing a request
+    over ran beside that request, on a machine of two cores, while it read its input and
+    optimized: measured on ``sum_8``, it took half of the request's parse time.  So the spare
+    is forked when no request runs: after the request's child ended -- the server wakes on its
+    descriptor -- which is while the client of the next command starts up.  A request that
+    comes while another runs is forked for (as when a spare died); after ``SPARE_DEFER_S`` of
+    running requests a spare is forked anyway.  Without ``pidfd_open`` (not Linux, or older
+    than 5.3) the spare is forked at once, as before."""
+
+    def __init__(self) -> None:
+        #: pid -> its pidfd (None: none could be opened) and when it took its request
+        self.pids: dict[int, tuple[int | None, float]] = {}
+
+    def __len__(self) -> int:
+        return len(self.pids)
+
+    def add(self, pid: int) -> None:
+        fd = None
+        with contextlib.suppress(OSError, AttributeError):
+            fd = os.pidfd_open(pid)
+        self.pids[pid] = (fd, time.monotonic())
+
+    def fds(self) -> list[int]:
+        return [fd for fd, _ in self.pids.values() if fd is not None]
+
+    def _due_at(self) -> float:
+        """When the next spare is due (``time.monotonic``; 0: now)."""
+        if not self.pids or any(fd is None for fd, _ in self.pids.values()):
+            return 0.0
+        return min(t for _, t in self.pids.values()) + SPARE_DEFER_S
+
+    def spare_due(self) -> bool:
+        return time.monotonic() >= self._due_at()
+
+    def wait_s(self, idle: float) -> float:
+        """How long a server that has no spare may wait for a request or a child's end before
+        the spare is due (``idle`` when it is due now: it is forked before the wait)."""
+        left = self._due_at() - time.monotonic()
+        return min(idle, left) if left > 0 else idle
+
+    def reap(self) -> None:
+        """Forget (and reap) the children that ended."""
+        for pid, (fd, _) in list(self.pids.items()):
+            try:
+                ended = os.waitpid(pid, os.WNOHANG)[0] != 0
+            except ChildProcessError:
+                ended = True
+            if ended:
+                del self.pids[pid]
+                if fd is not None:
+                    os.close(fd)
+
+    def close(self) -> None:
+        for fd in self.fds():
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def _receive(conn: socket.socket, timeout: float | None = 10.0, max_fds: int = 3) -> tuple[dict[str, Any], list[int]]:
@@ -322,6 +389,21 @@ def _stdio() -> None:
     sys.stdin = open(0, encoding=sys.stdin.encoding, errors=sys.stdin.errors, closefd=False)  # noqa: SIM115
     sys.stdout = open(1, "w", 1 if os.isatty(1) else -1, enc, err, closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", 1, enc, "backslashreplace", closefd=False)  # noqa: SIM115
+
+
+def _release_stdio() -> None:
+    """Point descriptors 0, 1 and 2 (the client's) at ``/dev/null``, once the output is flushed.
+
+    Why: a pipe's reader (a shell's ``$(...)``, ``subprocess.run(capture_output=True)``) sees
+    the end of the output when every process holding its write end closed it.  Held until this
+    child's exit, that was after the teardown of a fork of the server (5-10 ms, in the kernel),
+    which came after the client had its exit status; released before the exit status is sent,
+    the output ends with the client."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.close(null)
 
 
 #: the server's lock file (``serve``): a child that kept it open would hold the lock after the
@@ -364,6 +446,7 @@ def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> NoReturn:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
+        _release_stdio()
         client.send(conn, {"exit": code})
     except BaseException:  # never let a request's child run the server loop (the client reports it)
         pass

@@ -28,6 +28,7 @@ import io
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: small programs over the dialects and shapes requests use most (tensors read slot by slot, a
@@ -99,6 +100,33 @@ func.func @matvec(%x: !secret.secret<tensor<4xf32>>) -> !secret.secret<tensor<4x
 #: empties every ABC's cache of negative ``isinstance`` answers: a module a warm-up imports may
 #: do that -- numba's loading did, and the next requests paid 5-15 ms of ``isinstance`` again)
 MAX_PASSES = 3
+
+
+def pretouch(stop: Callable[[], bool]) -> int:
+    """Read and print ``PROGRAMS`` again in a spare request child while it waits for its
+    request (``eqsat.serve._Spare``), until ``stop()`` says the request came; how many it read.
+
+    Why: a fork shares the server's memory copy-on-write, and Python writes to every object it
+    touches (reference counts), so the first touch of each page in a request copied it: reading
+    a small kernel's input in a fresh fork took 1,250-1,450 page copies (``sum_8``,
+    ``dot_product_8``, ``heco_gx_kernel_4x4``: 9-15 ms; read again in the same fork, 12-50
+    copies and 4-5 ms).  Reading these programs once makes the spare's own copies of the
+    reader's and printer's pages while it is idle.  Only the frontend runs here (no egglog, no
+    HiGHS: their thread pools would be in the request's later forks), and its failures are
+    ignored: nothing of it reaches a result (the reader's state is content-keyed)."""
+    from eqsat.frontend.mlir import parse_mlir, print_mlir
+
+    done = 0
+    for text in PROGRAMS.values():  # a few ms each: looked at between reading and printing too
+        if stop():
+            break
+        with contextlib.suppress(Exception):
+            for prog in parse_mlir(text.encode(), "<warm-up>"):
+                if stop():
+                    return done
+                print_mlir(prog)
+        done += 1
+    return done
 
 
 def run() -> float:

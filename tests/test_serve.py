@@ -133,8 +133,24 @@ def test_a_request_is_run_when_the_spare_child_is_gone(server_env: dict[str, str
     assert code == 0, err
     assert b"tensor_ext.rotate" in out
     assert sock.exists()  # a spare told to stop ends alone: the server's socket stays
-    again = client.request(sock, {"op": "status"})
-    assert again is not None and again["spare"] not in (None, answer["spare"])
+    assert _new_spare(sock, answer["spare"])
+
+
+def _new_spare(sock: Path, old: int, seconds: float = 60.0) -> bool:
+    """Whether the server at ``sock`` has a spare other than ``old`` within ``seconds``: it forks
+    the next one once the request's child ended (``serve._Children``)."""
+    import time
+
+    from eqsat import client
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        answer = client.request(sock, {"op": "status"})
+        assert answer is not None
+        if answer["spare"] not in (None, old):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_every_warm_up_program_optimizes(tmp_path: Path) -> None:
@@ -148,6 +164,28 @@ def test_every_warm_up_program_optimizes(tmp_path: Path) -> None:
         code, out, err = _run(["optimize", str(path), "--json", "--quiet", "--extraction", "greedy"], env)
         assert code == 0, (name, err)
         assert b'"after"' in out
+
+
+def test_a_spare_reads_every_warm_up_program_until_its_request_comes() -> None:
+    """``serve_warmup.pretouch``: every program is read (a reader error would be ignored there,
+    and the pages it leaves untouched copied in the request again), and it stops as soon as
+    ``stop()`` says the request came."""
+    from eqsat.frontend.mlir import parse_mlir, print_mlir
+    from eqsat.serve_warmup import PROGRAMS, pretouch
+
+    for name, text in PROGRAMS.items():
+        progs = parse_mlir(text.encode(), name)
+        assert progs and all(print_mlir(p) for p in progs), name
+    assert pretouch(lambda: False) == len(PROGRAMS)
+    calls: list[int] = []
+
+    def third_call_stops() -> bool:
+        calls.append(1)
+        return len(calls) >= 3
+
+    assert pretouch(third_call_stops) < len(PROGRAMS)
+    assert len(calls) == 3  # nothing more after the request came
+    assert pretouch(lambda: True) == 0
 
 
 def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) -> None:
@@ -170,6 +208,107 @@ def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) ->
     assert _served(server_env) == before + 1
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert warm.returncode == 0 and b"tensor_ext.rotate" in warm.stdout
+
+
+def test_the_installed_command_ends_with_the_exit_status_of_the_served_command(server_env: dict[str, str]) -> None:
+    """The console script leaves without the interpreter's finalization once served
+    (``eqsat.entry._exit_now``): the exit status and the bytes are still those of the command."""
+    script = Path(sys.executable).parent / "eqsat"
+    if not script.exists():
+        pytest.skip("no eqsat console script beside this interpreter")
+    for args, code in ([str(script), "optimize", "no/such/file.mlir"], 2), ([str(script), "optimize", "--bad"], 2):
+        before = _served(server_env)
+        warm = subprocess.run(args, capture_output=True, env=server_env, cwd=ROOT, timeout=300)
+        assert _served(server_env) == before + 1
+        cold = subprocess.run(args, capture_output=True, env={**server_env, "EQSAT_NO_SERVER": "1"}, cwd=ROOT,
+                              timeout=300)
+        assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+        assert warm.returncode == code and warm.stderr
+
+
+def test_a_requests_child_lets_go_of_the_clients_output_before_it_ends() -> None:
+    """``serve._release_stdio``: the client's pipes see their end while the request's child still
+    runs (its teardown comes after the exit status), so a caller reading them is not held up."""
+    from eqsat import serve
+
+    out_r, out_w = os.pipe()
+    hold_r, hold_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the request's child, with the client's output as its 1 and 2
+        try:
+            os.close(out_r)
+            os.close(hold_w)
+            os.dup2(out_w, 1)
+            os.dup2(out_w, 2)
+            os.close(out_w)
+            os.write(1, b"result\n")
+            serve._release_stdio()
+            os.read(hold_r, 1)  # still running until the test lets it end
+        finally:
+            os._exit(0)
+    os.close(out_w)
+    os.close(hold_r)
+    try:
+        data = b""
+        while True:
+            import select
+
+            ready, _, _ = select.select([out_r], [], [], 60.0)
+            assert ready, "the output did not end while the child ran"
+            chunk = os.read(out_r, 1024)
+            if not chunk:
+                break
+            data += chunk
+        assert data == b"result\n"
+        assert os.waitpid(pid, os.WNOHANG)[0] == 0  # the output ended before the child did
+    finally:
+        os.close(hold_w)
+        os.close(out_r)
+        os.waitpid(pid, 0)
+
+
+def test_the_next_spare_waits_for_the_running_request() -> None:
+    """``serve._Children``: no spare is due while a request's child runs (for at most
+    ``SPARE_DEFER_S``), one is due once it ended, and the server's wait wakes on that end."""
+    import select
+    import time
+
+    from eqsat import serve
+
+    children = serve._Children()
+    assert children.spare_due() and not children
+    hold_r, hold_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(hold_w)
+        os.read(hold_r, 1)
+        os._exit(0)
+    os.close(hold_r)
+    try:
+        children.add(pid)
+        if not children.fds():
+            pytest.skip("no pidfd_open here: the spare is forked at once, as before")
+        assert len(children) == 1
+        assert not children.spare_due()
+        assert 0.0 < children.wait_s(5.0) <= serve.SPARE_DEFER_S
+        assert select.select(children.fds(), [], [], 0.0)[0] == []  # running: nothing to wake on
+        os.close(hold_w)
+        hold_w = -1
+        assert select.select(children.fds(), [], [], 60.0)[0]  # its end wakes the server
+        children.reap()
+        assert not children and children.spare_due()
+    finally:
+        if hold_w >= 0:
+            os.close(hold_w)
+        children.close()
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, 0)  # reaped by ``reap``
+    # a request that ran SPARE_DEFER_S gets its spare anyway; without a descriptor to wake on, at once
+    late = serve._Children()
+    late.pids[12345] = (-1, time.monotonic() - serve.SPARE_DEFER_S)
+    assert late.spare_due()
+    late.pids = {12345: (None, time.monotonic())}
+    assert late.spare_due()
 
 
 def test_the_warm_up_runs_no_solver_or_thread_in_the_server() -> None:
