@@ -557,7 +557,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if running is not None:
         print(f"eqsat serve: already running (pid {running['pid']} on {path})", file=sys.stderr)
         return 0
-    cmd = [sys.executable, "-m", "eqsat.serve", "--idle-timeout", str(args.idle_timeout)]
+    # -P: the working folder is not put first on the module path (``-m`` would: a server started
+    # from another checkout's folder ran that checkout's code)
+    cmd = [sys.executable, "-P", "-m", "eqsat.serve", "--idle-timeout", str(args.idle_timeout)]
     if args.foreground:
         os.execv(sys.executable, cmd)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -108,6 +108,22 @@ def test_stop_ends_the_server_and_the_client_falls_back(tmp_path: Path) -> None:
     assert code == 0 and b"tensor_ext.rotate" in out
 
 
+def test_a_server_started_from_a_folder_with_another_eqsat_runs_this_one(tmp_path: Path) -> None:
+    """``serve start`` run from a folder holding another ``eqsat`` package (another checkout)
+    starts this installation's server: ``python -m`` would have put that folder first."""
+    decoy = tmp_path / "work" / "eqsat"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("raise ImportError('the other checkout was imported')\n")
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("EQSAT_NO_SERVER", None)
+    cmd = [sys.executable, "-P", "-m", "eqsat.cli", "serve"]  # the client itself: this installation
+    try:
+        start = subprocess.run([*cmd, "start"], capture_output=True, env=env, cwd=decoy.parent, timeout=300)
+        assert start.returncode == 0, start.stderr.decode()[-2000:]
+    finally:
+        subprocess.run([*cmd, "stop"], capture_output=True, env=env, cwd=decoy.parent, timeout=300)
+
+
 def test_in_process_runs_are_not_sent_to_the_server(server_env: dict[str, str]) -> None:
     # EQSAT_IN_PROCESS=1 asks for the e-graph stage in the command's own process; in a fork of
     # the server egglog waits forever for its thread pool, so the client runs such a command itself
