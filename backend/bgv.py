@@ -23,6 +23,7 @@ import math
 from functools import cached_property
 
 import numpy as np
+
 from eqsat.backend.errors import BackendError
 from eqsat.backend.ntt import bitrev, psi_root, tables
 from eqsat.backend.params import Params

@@ -20,6 +20,7 @@ import math
 from functools import cached_property
 
 import numpy as np
+
 from eqsat.backend.errors import BackendError
 from eqsat.backend.params import Params
 from eqsat.backend.rlwe import RLWE, Ciphertext

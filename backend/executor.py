@@ -36,7 +36,6 @@ from eqsat.backend.errors import BackendError
 from eqsat.backend.lowering import Enc, Lowering
 from eqsat.backend.noise_average import P_FAIL, evaluators
 from eqsat.backend.params import HE_STANDARD, Params, make_params
-
 from eqsat.interp import evaluate, results_equal
 from eqsat.ir import Program
 

@@ -67,7 +67,6 @@ from typing import Any
 
 from eqsat.backend.errors import BackendError
 from eqsat.backend.params import balance_factors
-
 from eqsat.interp import coerce_input
 from eqsat.ir import Program, VecRef
 

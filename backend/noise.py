@@ -54,7 +54,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from eqsat.backend.params import ERROR_VARIANCE, Params
-
 from eqsat.ir import Program
 
 D = 6.0

@@ -49,7 +49,6 @@ from typing import Any
 
 from eqsat.backend.noise import BGVNoise, CKKSNoise, NoiseCt, _walk
 from eqsat.backend.params import ERROR_VARIANCE, Params
-
 from eqsat.ir import Program
 
 #: default failure probability per output (the probability that one output's noise

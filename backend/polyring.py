@@ -16,6 +16,7 @@ import os
 from functools import lru_cache
 
 import numpy as np
+
 from eqsat.backend import ntt
 
 U64 = np.uint64

@@ -31,6 +31,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
+
 from eqsat.backend import ntt
 from eqsat.backend.ntt import muladd2, shoup
 from eqsat.backend.params import Params

@@ -15,7 +15,6 @@ from typing import Any
 from eqsat.backend.errors import BackendError
 from eqsat.backend.executor import choose_params
 from eqsat.backend.lowering import Enc, Lowering
-
 from eqsat.interp import coerce_input
 from eqsat.ir import Program
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from eqsat.backend.errors import BackendError
 from eqsat.backend.params import Params
 

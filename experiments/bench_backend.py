@@ -59,6 +59,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
+
 from eqsat.backend.bgv import BGV
 from eqsat.backend.ckks import CKKS
 from eqsat.backend.params import HE_STANDARD, make_params
@@ -363,6 +364,7 @@ def openfhe_timings(py: str, sizes: list[int], reps: int) -> tuple[dict[str, Any
 
 def galois_ntt_us(n: int, reps: int) -> float:
     import galois
+
     from eqsat.backend.params import ntt_primes
 
     q = ntt_primes(n, 30, 1)[0]

@@ -39,10 +39,10 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
+
 from eqsat.backend.bgv import BGV
 from eqsat.backend.ckks import CKKS
 from eqsat.backend.params import make_params
-
 from eqsat.models.cost import DEFAULTS, TERMS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -63,14 +63,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from eqsat.algebra.linmap_realize import expand_linmaps  # noqa: E402
 from eqsat.backend import run_program  # noqa: E402
 from eqsat.backend.bgv import BGV  # noqa: E402
 from eqsat.backend.errors import BackendError  # noqa: E402
 from eqsat.backend.executor import _input_bound, choose_params  # noqa: E402
 from eqsat.backend.params import Params  # noqa: E402
 from eqsat.backend.session import _GivenInputs  # noqa: E402
-
-from eqsat.algebra.linmap_realize import expand_linmaps  # noqa: E402
 from eqsat.egraph.session import Limits  # noqa: E402
 from eqsat.errors import EqsatError  # noqa: E402
 from eqsat.frontend.mlir import parse_mlir, print_mlir  # noqa: E402

@@ -26,7 +26,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-from eqsat.rules import resolve
 from matplotlib import ticker
 
 from eqsat.egraph.session import Limits, Session
@@ -35,6 +34,7 @@ from eqsat.extract.dag import dag_cost, greedy_dag
 from eqsat.extract.ilp import ilp_extract
 from eqsat.ir import Builder, Program, Type
 from eqsat.models.cost import table
+from eqsat.rules import resolve
 
 FIELDS = [
     "n_ops", "seed", "egraph_nodes", "egraph_classes", "greedy_cost", "greedy_s", "ilp_cost", "ilp_s",

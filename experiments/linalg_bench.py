@@ -27,7 +27,6 @@ STAGES = ("load", "saturate", "analyze", "extract", "place", "verify")
 
 def bench(n: int, encrypted: bool, repeats: int = 1) -> dict[str, object]:
     from eqsat.backend import run_program
-
     from eqsat.frontend import linalg
     from eqsat.ir import Builder, Type, multiplicative_depth, op_counts
     from eqsat.pipeline import optimize

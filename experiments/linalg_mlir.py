@@ -48,7 +48,6 @@ def kernels(matvec_sizes: tuple[int, ...] = ()) -> dict[str, str]:
 
 def bench(name: str, text: str, encrypted: bool) -> dict[str, object]:
     from eqsat.backend import run_program
-
     from eqsat.frontend.mlir import parse_mlir
     from eqsat.interp import random_inputs
     from eqsat.ir import multiplicative_depth, op_counts

@@ -22,7 +22,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-from eqsat.rules import resolve
 
 from eqsat.egraph.session import Limits, Session
 from eqsat.egraph.view import EGraphView
@@ -30,6 +29,7 @@ from eqsat.ir import op_counts
 from eqsat.mgmt.reduce_noise import count_reduce, extract_noisy, place_greedy, solve_placement
 from eqsat.models import noisy as noise
 from eqsat.models.cost import table
+from eqsat.rules import resolve
 from eqsat.testing.programs import random_noisy_program
 
 FIELDS = [

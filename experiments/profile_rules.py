@@ -21,11 +21,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from eqsat.rules import resolve
-
 from eqsat.egraph.session import ANALYSIS_PREFIX, Session
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.ir import Program
+from eqsat.rules import resolve
 
 
 def kernel(spec: str) -> Program:

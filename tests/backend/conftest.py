@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from eqsat.backend.params import Params, make_params
 
 

@@ -7,6 +7,7 @@ import random
 import galois
 import numpy as np
 import pytest
+
 from eqsat.backend import BackendError
 from eqsat.backend.bgv import BGV
 from eqsat.backend.params import Params

@@ -13,7 +13,6 @@ from pathlib import Path
 from eqsat.backend import run_program
 from eqsat.backend.executor import choose_params, slack_bits
 from eqsat.backend.params import HE_STANDARD, make_params
-
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Program

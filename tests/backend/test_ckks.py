@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from eqsat.backend.ckks import CKKS
 from eqsat.backend.params import Params
 

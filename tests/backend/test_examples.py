@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from eqsat.backend import run_program
 
+from eqsat.backend import run_program
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Program

@@ -6,11 +6,11 @@ import math
 from typing import Any
 
 import pytest
+
 from eqsat.backend import BackendError, choose_params, run_program
 from eqsat.backend.noise import predict_bgv, predict_ckks
 from eqsat.backend.noise_average import predict_bgv_average
 from eqsat.backend.params import make_params
-
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
 from eqsat.testing import programs

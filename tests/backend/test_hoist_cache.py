@@ -11,12 +11,12 @@ import random
 
 import numpy as np
 import pytest
+
 from eqsat.backend.bgv import BGV
 from eqsat.backend.ckks import CKKS
 from eqsat.backend.lowering import Enc, Lowering
 from eqsat.backend.params import Params, make_params
 from eqsat.backend.polyring import Ring, ntt_auto_perm
-
 from eqsat.interp import evaluate
 from eqsat.ir import Builder, Program, Type
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import statistics
 
 import pytest
+from test_noise_model import EXAMPLES, FAST, SEEDS, N, _degree3_modswitch, _optimized, _real_kernels
+
 from eqsat.backend import run_program
 from eqsat.backend.executor import choose_params
 from eqsat.backend.noise import BGVNoise, CKKSNoise
 from eqsat.backend.noise_average import BGVAverage, CKKSAverage, evaluators
 from eqsat.backend.params import make_params
-from test_noise_model import EXAMPLES, FAST, SEEDS, N, _degree3_modswitch, _optimized, _real_kernels
-
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Program

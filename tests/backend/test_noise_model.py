@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from eqsat.backend import run_program
 from eqsat.backend.executor import choose_params
-
 from eqsat.egraph.session import Limits
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs

@@ -5,6 +5,7 @@ from __future__ import annotations
 import galois
 import numpy as np
 import pytest
+
 from eqsat.backend import ntt
 from eqsat.backend.params import ntt_primes
 from eqsat.backend.polyring import Ring

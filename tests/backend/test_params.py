@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import galois
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from eqsat.backend import BackendError
 from eqsat.backend.params import (
     HE_STANDARD,
@@ -14,8 +17,6 @@ from eqsat.backend.params import (
     plaintext_modulus,
     security_level,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 
 def test_primes_are_ntt_friendly() -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from eqsat.backend import run_program
 from eqsat.backend.executor import choose_params
-
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type
 

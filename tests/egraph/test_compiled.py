@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 from egglog import bindings, rule, ruleset, union, var
-from eqsat.rules import REGISTRY
 
 from eqsat import term
 from eqsat.egraph import compiled
 from eqsat.egraph.session import Limits, Session
 from eqsat.frontend.mlir import parse_mlir
+from eqsat.rules import REGISTRY
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -17,7 +17,6 @@ from types import SimpleNamespace
 
 import pytest
 from egglog import String, i64, rule, ruleset
-from eqsat.rules import REGISTRY, resolve
 
 import eqsat
 from eqsat import term
@@ -26,6 +25,7 @@ from eqsat.egraph import guard
 from eqsat.egraph.session import Limits, StopReason
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.pipeline import _for_scheme
+from eqsat.rules import REGISTRY, resolve
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 

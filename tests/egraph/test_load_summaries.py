@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from eqsat.backend import run_program
 
+from eqsat.backend import run_program
 from eqsat.egraph.loader import Loader
 from eqsat.egraph.session import Session
 from eqsat.egraph.summaries import SUMMARY_CHAIN_SLOTS

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from eqsat.rules import resolve
 
 from eqsat.egraph import noise_analysis
 from eqsat.egraph.session import Limits, Session
@@ -15,6 +14,7 @@ from eqsat.mgmt.reduce_noise import extract_noisy
 from eqsat.models import noisy as noise
 from eqsat.models.cost import table
 from eqsat.pipeline import InfeasibleError, optimize
+from eqsat.rules import resolve
 from eqsat.testing.programs import random_noisy_program
 
 I5 = Type((), "i5", False)

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from eqsat.rules import SCHEDULES
 
 import eqsat
 from eqsat.egraph import compiled, session
+from eqsat.rules import SCHEDULES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 KERNELS = [ROOT / "examples" / n for n in ("sum_8.mlir", "collapse_chain_16.mlir", "pow8.mlir", "dot_product_8.mlir")]

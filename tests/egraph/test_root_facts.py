@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from eqsat.rules import resolve
 
 from eqsat.egraph import guard, noise_facts
 from eqsat.egraph.session import Limits, RunReport, Session, StopReason, parse_serialized
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InternalError
 from eqsat.ir import Builder, Program, Type
+from eqsat.rules import resolve
 from eqsat.testing.programs import Shape, random_program
 
 CT = Type((8,), "i16", True)

@@ -8,7 +8,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from eqsat.rules import resolve
 
 from eqsat.egraph.session import Limits, Session
 from eqsat.egraph.view import EGraphView
@@ -17,6 +16,7 @@ from eqsat.extract.ilp import class_secrecy, ilp_extract
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
 from eqsat.models.cost import table
+from eqsat.rules import resolve
 from eqsat.testing import programs
 
 ROOT = Path(__file__).resolve().parents[2]

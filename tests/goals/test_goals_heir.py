@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from eqsat.backend import run_program
 
+from eqsat.backend import run_program
 from eqsat.egraph.session import Limits
 from eqsat.frontend.mlir import MLIRError, parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal

@@ -284,7 +284,6 @@ def test_client_from_the_report_alone_for_a_tree() -> None:
     import json
 
     from eqsat.backend.executor import run_program
-
     from eqsat.testing.kernels import max_tree
 
     prog = max_tree(4)

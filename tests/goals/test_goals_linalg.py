@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from eqsat.backend import run_program
 
+from eqsat.backend import run_program
 from eqsat.frontend import linalg
 from eqsat.interp import evaluate
 from eqsat.ir import Builder, Type, op_counts

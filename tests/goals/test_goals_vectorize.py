@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from eqsat.backend import run_program
 from goals import assert_optimizes
 
+from eqsat.backend import run_program
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import random_inputs
 from eqsat.ir import Builder, Program, Type

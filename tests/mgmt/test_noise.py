@@ -7,7 +7,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from eqsat.rules import resolve
 
 from eqsat.egraph.session import Limits, Session
 from eqsat.egraph.view import EGraphView
@@ -17,6 +16,7 @@ from eqsat.ir import Builder, Program, Type, op_counts
 from eqsat.mgmt.reduce_noise import count_reduce, extract_noisy, place_greedy, place_noisy_ilp, solve_placement
 from eqsat.models import noisy as noise
 from eqsat.models.cost import table
+from eqsat.rules import resolve
 from eqsat.testing.programs import random_noisy_program
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

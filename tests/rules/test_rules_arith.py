@@ -12,7 +12,6 @@ import random
 from pathlib import Path
 
 import pytest
-from eqsat.rules import REGISTRY, SCHEDULES
 
 from eqsat.algebra.chains import brute_force_length, optimal_chain
 from eqsat.egraph.limits import Limits
@@ -20,6 +19,7 @@ from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.ir import Builder, Program, Type
 from eqsat.pipeline import optimize
+from eqsat.rules import REGISTRY, SCHEDULES
 from eqsat.rulespec import RInt, check_sound
 from eqsat.rulespec import arith_oracles as ao
 from eqsat.testing import programs

@@ -12,8 +12,8 @@ import random
 import zlib
 
 import pytest
-from eqsat.rules import REGISTRY, SCHEDULES
 
+from eqsat.rules import REGISTRY, SCHEDULES
 from eqsat.rulespec import check_sound
 
 ALL = [(fam.name, spec) for fam in REGISTRY.values() for spec in fam.specs]
