@@ -163,13 +163,15 @@ class Cover:
     columns: tuple[str, ...]
 
 
-def _function_facts(structural: list[Sexp], sigs: dict[str, Signature]) -> list[tuple[str, str, str]]:
-    """The facts ``(= (f x) y)`` of a query, ``f`` a declared function: ``(f, x, y)``."""
+def _function_facts(structural: list[Sexp], sigs: dict[str, Signature],
+                    literal: bool = False) -> list[tuple[str, str, str]]:
+    """The facts ``(= (f x) y)`` of a query, ``f`` a declared function of one argument and
+    ``x`` a variable: ``(f, x, y)``, for ``y`` a variable (``literal``: a literal)."""
     out: list[tuple[str, str, str]] = []
     for f in structural:
         if isinstance(f, list) and len(f) == 3 and f[0] == "=":
             for app, var in ((f[1], f[2]), (f[2], f[1])):
-                if (isinstance(var, str) and _is_var(var) and isinstance(app, list) and len(app) == 2
+                if (isinstance(var, str) and _is_var(var) != literal and isinstance(app, list) and len(app) == 2
                         and isinstance(app[1], str) and _is_var(app[1]) and str(app[0]) in sigs
                         and sigs[str(app[0])].kind == "function"):
                     out.append((str(app[0]), app[1], var))
@@ -187,6 +189,7 @@ def _cover(need: list[str], structural: list[Sexp], sigs: dict[str, Signature]) 
     for f in structural:
         _atoms(f, sigs, atoms)
     derived = _function_facts(structural, sigs)
+    guards = [(fn, arg, lit) for fn, arg, lit in _function_facts(structural, sigs, literal=True)]
     best: tuple[int, Cover, list[str]] | None = None
     for atom in atoms:
         if not all(isinstance(x, str) for x in atom[1:]):
@@ -202,10 +205,14 @@ def _cover(need: list[str], structural: list[Sexp], sigs: dict[str, Signature]) 
                 facts.append(f"(= ({fn} {names[arg]}) {names[var]})")
         if not all(v in names for v in need):
             continue
+        joins = len(facts)
+        # the rule's guards on an analysis of the atom's arguments, ``(= (varies v) 1)``: keys
+        # of atoms the rule never matches are not answered (a join on a small table)
+        facts += sorted({f"(= ({fn} {names[arg]}) {lit})" for fn, arg, lit in guards if arg in names})
         order = sorted(need, key=lambda v: (names[v][0], int(names[v][1:])))
         cover = Cover(tuple(facts), tuple(names[v] for v in order))
-        if best is None or len(facts) < best[0]:  # fewer analysis joins first
-            best = (len(facts), cover, order)
+        if best is None or joins < best[0]:  # fewer analysis joins first
+            best = (joins, cover, order)
     return None if best is None else (best[1], best[2])
 
 
@@ -294,6 +301,24 @@ class _Builder:
         return "\n".join([f"(ruleset {self.drop})", *self.decls])
 
 
+def _one_atom(structural: list[Sexp], sigs: dict[str, Signature]) -> bool:
+    """Whether the query matches one atom whose arguments are variables or literals, with
+    analyses of them and comparisons: then the rule reaches every key of the atom's rows (as
+    its key relation does), not the few under some other term (``lin-neg``'s ``Neg``,
+    ``lin-centered``'s ``Gather``), for which answering every key of the atom cost more at
+    load (``hamming_distance_1024``) than the calls it saved."""
+    atoms = 0
+    for f in structural:
+        found: list[list[Sexp]] = []
+        _atoms(f, sigs, found)
+        if any(not all(isinstance(x, str) for x in a[1:]) for a in found):
+            return False
+        atoms += len(found)
+        if isinstance(f, list) and f and sigs.get(str(f[0]), Signature((), "", "")).kind == "relation":
+            return False
+    return atoms == 1
+
+
 def _tabulate(form: list[Sexp], sigs: dict[str, Signature], b: _Builder) -> list[Sexp] | None:
     """The rule ``form`` reading its oracle answers from one relation (see the module
     docstring), or None when it calls no oracle or no single cover binds what they read."""
@@ -310,6 +335,8 @@ def _tabulate(form: list[Sexp], sigs: dict[str, Signature], b: _Builder) -> list
     if not oracle_facts and not outs:
         return None
     if any(not isinstance(e, list) or e[0] not in VALUE_HEADS for e in outs):
+        return None
+    if not _one_atom(structural, sigs):
         return None
     need: list[str] = []
     for f in [*oracle_facts, *outs]:
