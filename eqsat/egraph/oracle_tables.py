@@ -14,14 +14,15 @@ rotation cycle (``rr_rotation_duplicated``) 8,400 oracle calls over a few hundre
 argument tuples, each call two to nine crossings of 2-3 us (taking the GIL, importing
 ``cloudpickle`` by name, (un)pickling) -- about a third of its saturation (``perf``).
 
-How, for a rule whose oracle facts (query facts calling an oracle) and oracle expressions in
-its actions (``py-to-string`` or ``count-matches`` of calls) read variables of base sorts
-(``String``, ``i64``, ...) that one atom of its query binds -- the *cover*, e.g.
-``(LinRot v p n)`` for a rule on ``p`` and ``n``, an argument's analysis ``(= (slots v) n)``
-included:
+How, for a rule that matches one atom -- arguments variables or literals, e.g. ``(LinRot v p
+n)`` or ``(Rot v k)`` -- with analyses of its arguments (``(= (slots v) n)``, ``(= (varies v)
+1)``) and comparisons, and whose oracle facts (query facts calling an oracle) and oracle
+expressions in its actions (``py-to-string`` or ``count-matches`` of calls) read variables of
+base sorts (``String``, ``i64``, ...) that atom and those analyses bind (the *cover*):
 
-* a key relation of the cover, ``K(p, n)``, filled by a rule on the cover's constructor
-  alone (its literal arguments generalized, so rules share it). ``K``'s rows hold only base
+* a key relation of the cover, ``K(p, n)``, filled by a rule on the cover's constructor and
+  the rule's guards on analyses of its arguments (literal arguments generalized, so rules
+  share it). ``K``'s rows hold only base
   values, which egglog never rebuilds: each key is new once, however often its atoms are
   re-canonicalized;
 * the rule's *answers* relation ``A(p, n, o...)``, filled from ``K`` by a rule whose query is
@@ -31,16 +32,19 @@ included:
 
 One answers atom per rule, whatever the number of its oracles: each atom of a query is one
 more variant of egglog's semi-naive join, and a lookup per oracle made the rules slower than
-the calls they saved.  A rule whose oracles read variables of several atoms (``lin-add``'s
-``p + q``) keeps its calls: a cover of several atoms repeats the rule's join in its key rule,
-which cost more than the calls saved.
+the calls they saved.  Other rules keep their calls: one whose oracles read variables of
+several atoms (``lin-add``'s ``p + q``), because a key rule on several atoms repeats the
+rule's join, which cost more than the calls saved; one whose atom sits under another term
+or that checks another term (``lin-neg``'s ``Neg``, ``lin-centered``'s ``Gather``), because
+it reaches few of the atom's keys and answering them all cost more at load than it saved.
 
 The fill rules run with the analyses, saturated before every rule step, so every key of the
 e-graph the step matches on has its answers: the rules match and derive exactly what they
 did, in the same iterations (``tests/egraph/test_oracle_tables.py`` compares the kernels'
-e-graphs). The oracles are total (``eqsat.rulespec.slot_oracles``), so answering a key whose
-other guards fail is harmless. Relation names carry the section's ruleset and a hash, so two
-sections never declare one name.
+e-graphs; the session's test for a quiet iteration reads the rules' run alone, since the
+analyses' run now also takes in new keys). The oracles are total
+(``eqsat.rulespec.slot_oracles``), so answering a key whose other guards fail is harmless.
+Relation names carry the section's ruleset and a hash, so two sections never declare one name.
 """
 
 from __future__ import annotations
