@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ class Section:
 
     text: str
     ident: str
+    #: the ruleset deleting the rows of the section's oracle tables (``eqsat.egraph.oracle_tables``;
+    #: "" when it has none): the tables are filled by the term analysis's ruleset
+    drop: str = ""
 
 
 TERM = "term"
@@ -63,7 +66,7 @@ def _package_dirs() -> list[Path]:
 def _source_files() -> list[Path]:
     root = _ROOT
     files = [root / "term.py", root / "egraph" / "noise_analysis.py", root / "egraph" / "rule_cse.py",
-             Path(__file__).resolve()]
+             root / "egraph" / "oracle_tables.py", Path(__file__).resolve()]
     for d in _package_dirs():
         files += sorted(d.glob("*.py"))
     return files
@@ -112,7 +115,7 @@ def _record(ruleset: Any | None) -> Section:
     from egglog import EGraph
 
     from eqsat import term
-    from eqsat.egraph import rule_cse
+    from eqsat.egraph import oracle_tables, rule_cse
 
     eg = EGraph(save_egglog_string=True)
     term.declare(eg)
@@ -123,7 +126,10 @@ def _record(ruleset: Any | None) -> Section:
     full = eg._state.egraph.commands() or ""
     if not full.startswith(base):
         raise RuntimeError("egglog's recorded commands are not append-only")
-    return Section(rule_cse.rewrite(_strip_runs(full[len(base):])), str(ruleset.ident))
+    # oracles answered from tables, once per key; what remains a call is bound once per rule
+    tabled = oracle_tables.rewrite(_strip_runs(full[len(base):]), str(ruleset.ident),
+                                   str(term.slots_analysis.ident), base)
+    return Section(rule_cse.rewrite(tabled.text), str(ruleset.ident), tabled.drop)
 
 
 def _build() -> dict[str, Section]:
@@ -149,13 +155,14 @@ def _build_elsewhere(key: str) -> dict[str, Section] | None:
     code = ("import json, sys\nfrom eqsat.egraph import compiled\n"
             "built = compiled._build()\n"
             "json.dump({'key': compiled.cache_key(), 'sections': "
-            "{k: {'text': s.text, 'ident': s.ident} for k, s in built.items()}}, sys.stdout)\n")
+            "{k: {'text': s.text, 'ident': s.ident, 'drop': s.drop} for k, s in built.items()}}, "
+            "sys.stdout)\n")
     try:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
         data = json.loads(out)
         if data["key"] != key:
             return None
-        return {k: Section(v["text"], v["ident"]) for k, v in data["sections"].items()}
+        return {k: Section(v["text"], v["ident"], v["drop"]) for k, v in data["sections"].items()}
     except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
         return None
 
@@ -165,7 +172,7 @@ def _load_or_build() -> None:
     path = cache_dir() / f"rules-{key}.json"
     try:
         data = json.loads(path.read_text())
-        _MEMO.update({k: Section(v["text"], v["ident"]) for k, v in data.items()})
+        _MEMO.update({k: Section(v["text"], v["ident"], v["drop"]) for k, v in data.items()})
         return
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -175,7 +182,7 @@ def _load_or_build() -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".rules-", suffix=".tmp")
         with os.fdopen(fd, "w") as f:
-            json.dump({k: {"text": s.text, "ident": s.ident} for k, s in built.items()}, f)
+            json.dump({k: {"text": s.text, "ident": s.ident, "drop": s.drop} for k, s in built.items()}, f)
         os.replace(tmp, path)  # atomic: parallel processes never read half a file
     except OSError:
         pass  # an unwritable cache: the sections stay in this process only
@@ -195,6 +202,15 @@ def section(name: str) -> Section:
         return _MEMO[name]
     except KeyError:
         raise KeyError(f"no compiled section {name!r} (known: {', '.join(sorted(_MEMO))})") from None
+
+
+def drop_of(ident: str) -> str:
+    """The ruleset deleting the oracle-table rows of the section whose ruleset is ``ident`` (""
+    when it has none or is not known to this process)."""
+    for sec in (*_MEMO.values(), *(hit[1] for hit in _ADHOC.values())):
+        if sec.ident == ident:
+            return sec.drop
+    return ""
 
 
 def ruleset_section(ruleset: Any) -> Section:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from eqsat.egraph import compiled, pyobject_pickle, scratch
 from eqsat.egraph.limits import Limits, RunReport, StopReason
 from eqsat.egraph.loader import Loader
+from eqsat.egraph.oracle_tables import RULE_PREFIX as TABLE_PREFIX
 from eqsat.egraph.tables import declarations
 from eqsat.ir import Program
 from eqsat.term_ops import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
@@ -148,8 +149,12 @@ class Session:
 
     def saturate_section(self, name: str) -> None:
         """Declare the compiled section ``name`` (``eqsat.egraph.compiled``) and run its ruleset
-        to saturation (e.g. ``"noise-analysis"``)."""
-        self.run_schedule(f"(saturate (run {self.require(compiled.section(name))}))")
+        to saturation (e.g. ``"noise-analysis"``; one with oracle tables with the analyses,
+        which fill them, before each run)."""
+        sec = compiled.section(name)
+        ident = self.require(sec)
+        fill = f"(saturate (run {compiled.section(compiled.TERM).ident})) " if sec.drop else ""
+        self.run_schedule(f"(saturate {fill}(run {ident}))")
 
     def analyse(self) -> None:
         """The slot analyses (``eqsat.term.slots_analysis``) to their fixpoint."""
@@ -171,6 +176,8 @@ class Session:
         """The schedule of one iteration: the analyses to saturation, then one run of the rules
         (with ``match_limit`` > 0 under egglog's back-off scheduler, as ``egglog.back_off``)."""
         combined = self.ruleset_name(rulesets)
+        # the analyses (with them the rules' oracle tables, ``eqsat.egraph.oracle_tables``) to
+        # their fixpoint: every key of the e-graph the rules match on has its answer
         analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
         if match_limit > 0:
             return (f"(seq (let-scheduler eqsat-bo (back-off :match-limit {match_limit} :ban-length 2)) "
@@ -185,7 +192,9 @@ class Session:
         if DROP_SLOT_FACTS not in self._loaded:
             self._run_text(_DROP_SLOT_FACTS_TEXT)
             self._loaded.add(DROP_SLOT_FACTS)
-        self.run_schedule(f"(run {DROP_SLOT_FACTS})")
+        # and the oracle tables' rows (``eqsat.egraph.oracle_tables``): nothing reads them either
+        drops = "".join(f" (run {t})" for t in sorted({compiled.drop_of(i) for i in self._loaded} - {""}))
+        self.run_schedule(f"(seq (run {DROP_SLOT_FACTS}){drops})")
 
     def size(self) -> int:
         """E-nodes of the term language (analysis tables such as ``slots`` are not counted)."""
@@ -208,15 +217,23 @@ class Session:
         # our rules contain no raw associativity/commutativity, so by default every rule runs on
         # every match; egglog's back-off scheduler (4x slower per iteration here) is opt-in
         backoff = limits.match_limit > 0
-        step = self.step(rulesets, limits.match_limit)
+        # without back-off, the analyses and the rules run as two schedules and only the rules'
+        # run tells whether the iteration changed anything: the e-graph is at its fixpoint once
+        # the rules, run on analyses at theirs, add nothing, even when those analyses (the
+        # oracle tables among them) took in the previous iteration's new terms -- one
+        # iteration earlier than a quiet step of both, the same e-graph
+        step = self.step(rulesets, limits.match_limit) if backoff else f"(run {self.ruleset_name(rulesets)})"
+        analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
         stop = StopReason.ITERATION_LIMIT
         it = 0
         quiet = 0
         while it < limits.iterations:
             it += 1
+            if not backoff:
+                self.run_schedule(analysis)
             rep = self.run_schedule(step)
             for name, cnt in rep.num_matches_per_rule.items():
-                if cnt and not name.startswith(ANALYSIS_PREFIX):  # report rewrites, not analyses
+                if cnt and not name.startswith((ANALYSIS_PREFIX, TABLE_PREFIX)):  # rewrites, not analyses
                     matches[name] = matches.get(name, 0) + cnt
             # the back-off scheduler may ban rules for an iteration: then only report
             # saturation after two quiet iterations in a row
