@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eqsat import milp_contract, milp_cuts, milp_hitting, milp_reduce
+from eqsat import milp_contract, milp_cover, milp_cuts, milp_hitting, milp_reduce
 from eqsat.algebra.graphs import strongly_connected
 from eqsat.models import noisy as noise
 
@@ -510,8 +510,12 @@ def _solve(
         keep=set(known[1].values()) if known is not None else None, start=(usable, classes))
     if warm and red.dropped:
         warm = {c: _replacement(j, red.dropped) for c, j in warm.items()}
-    reduced = {"pruned": len(red.dropped), "bound": red.bound if math.isfinite(red.bound) else None}
-    if not with_noise and known is not None and known[0] <= red.bound + 1e-6 * (1.0 + abs(known[0])):
+    # cost covers (eqsat.milp_cover): what every program of a class pays within a set of classes
+    # and shared costs; the roots' bound beside the reductions' one, and rows for the relaxation
+    covers = None if with_noise else milp_cover.cover(pb, usable, classes)
+    lower = red.bound if covers is None else max(red.bound, covers.roots_bound(pb.roots))
+    reduced = {"pruned": len(red.dropped), "bound": lower if math.isfinite(lower) else None}
+    if not with_noise and known is not None and known[0] <= lower + 1e-6 * (1.0 + abs(known[0])):
         # the warm start meets the lower bound: optimal without a solve
         met = {c: _replacement(j, red.dropped) for c, j in known[1].items()}
         info: dict[str, object] = {
@@ -575,10 +579,12 @@ def _solve(
                         row[yv[c]] = -1.0
                 m.row(row, -math.inf, 0.0)
     setup_vars: list[tuple[int, list[int]]] = []
-    for cost, members in pb.setups:  # f >= x_j for every member: paid once if any is chosen
+    fv: dict[int, int] = {}  # index into pb.setups -> its column
+    for g, (cost, members) in enumerate(pb.setups):  # f >= x_j for every member: paid once if any is chosen
         cols = [xv[j] for j in members if j in xv]
         if cols:
             f = m.var(0.0, 1.0, cost, True)
+            fv[g] = f
             setup_vars.append((f, cols))
             for col in cols:
                 m.row({col: 1.0, f: -1.0}, -math.inf, 0.0)
@@ -622,7 +628,7 @@ def _solve(
         def separate(sol: list[float]) -> list[dict[int, float]]:
             # every program of d holds a class of S: sum_S y >= y_d (eqsat.milp_hitting)
             y = {c: sol[yv[c]] for c in classes}
-            rows = []
+            rows = [] if covers is None else _cover_rows(pb, covers, usable, sol, xv, yv, fv)
             for d, sets in milp_hitting.hitting_sets(pb, usable, classes, y).items():
                 for hs in sets:
                     if sum(y[c] for c in hs) < y[d] - 1e-6:
@@ -689,6 +695,32 @@ def _solve(
         reduce = {c for c, r in rv.items() if x[r] > 0.5 and c in pick}
     info["time_s"] = round(time.perf_counter() - start, 4)
     return Solution(status, pick, reduce, info)
+
+
+def _cover_rows(
+    pb: Problem, covers: milp_cover.Covers, usable: list[list[int]], sol: list[float],
+    xv: Mapping[int, int], yv: Mapping[int, int], fv: Mapping[int, int],
+) -> list[dict[int, float]]:
+    """The cover inequalities (``eqsat.milp_cover``) that the relaxation's solution ``sol``
+    violates, as rows ``>= 0``: what the items pay, less ``K y_d``."""
+    n = covers.num_classes
+    rows = []
+    for d, (items, k) in covers.of.items():
+        if k <= 0 or sol[yv[d]] <= 1e-9:
+            continue
+        row: dict[int, float] = {}
+        for i in items:
+            if i < n:
+                for j in usable[i]:
+                    cost = pb.cands[j].cost
+                    if cost:
+                        row[xv[j]] = row.get(xv[j], 0.0) + cost
+            elif i - n in fv:
+                row[fv[i - n]] = row.get(fv[i - n], 0.0) + pb.setups[i - n][0]
+        row[yv[d]] = row.get(yv[d], 0.0) - k
+        if sum(v * sol[col] for col, v in row.items()) < -1e-6 * max(1.0, k):
+            rows.append(row)
+    return rows
 
 
 def _replacement(j: int, dropped: Mapping[int, int]) -> int:

@@ -1,0 +1,145 @@
+"""Cost-cover inequalities for the extraction MILP: what every program of a class must pay.
+
+In: an extraction ``Problem`` (``eqsat.milp``, no noise, costs non-negative) after its
+reductions -- the usable candidates per class and the reachable classes. Out: ``cover`` -- per
+class ``d`` one *cover* ``(items, K)``: every acyclic program of ``d`` pays at least ``K`` within
+``items``, where an item is a class (it pays the cost of its chosen candidate) or a shared-cost
+group of ``Problem.setups`` (it pays its cost once when a member is chosen). Each gives the valid
+inequality
+
+    sum_{class c in items} sum_{j in c} cost_j x_j  +  sum_{group g in items} cost_g f_g  >=  K y_d
+
+and ``roots_bound`` combines the roots' covers into a lower bound on every program's cost.
+
+Why: the relaxation shares a child between users that no integer program chooses together -- a
+root split over three sums, each bringing the slots by other rotations, pays each rotation a
+fraction (rr_not_supported_mixed_op_non_tensor_operands: LP 31 against the optimum 94, the search
+then branches). A sum of eight slots holds three rotations in every program, and the cover of
+its class says so: its items are every rotation that could be among them, ``K`` what the
+cheapest way pays.
+
+A cover is built children first. For one alternative ``j`` of ``d``: ``d`` itself (when one of
+its candidates costs anything; it pays ``cost_j``) and the groups ``j`` is in (each pays its cost)
+come first; then each child's cover, the largest ``K`` first, less what it shares with the items
+taken so far: an item pays at most its largest cost (``max_pay``), so a program of the child
+still pays ``K_child - sum max_pay(shared)`` within the child's other items, which are disjoint
+from those already counted. The alternative's cover is the union of the items with the sum of
+what each part pays. Every program of ``d`` follows one alternative, so ``d`` 's cover is the
+union of its alternatives' items with the least of their ``K`` s. Valid by induction on the order
+the covers are made (each step uses only covers already valid): the sub-program of a child,
+within an acyclic program of ``d``, is an acyclic program of that child, and it does not hold
+``d``. A cycle's classes start from the empty cover (nothing paid: valid) and are swept
+``SWEEPS`` times; every sweep's covers are valid whether or not they have settled.
+
+Beside the DAG-sharing relaxation the bound differs from the path bound of ``eqsat.milp_reduce``
+(the most a single chain of children pays) by summing the children that pay within disjoint
+items: the chain-of-additions form of a sum pays one extraction per slot, where the path bound
+saw one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from eqsat.algebra.graphs import strongly_connected
+
+#: sweeps over a cycle's classes (each sweep's covers are valid; more sweeps can only grow K)
+SWEEPS = 3
+
+
+class _Cand(Protocol):
+    @property
+    def cost(self) -> float: ...
+    @property
+    def children(self) -> tuple[int, ...]: ...
+
+
+class Problem(Protocol):
+    """What is read of ``eqsat.milp.Problem`` (not imported: ``eqsat.milp`` imports this)."""
+
+    @property
+    def num_classes(self) -> int: ...
+    @property
+    def cands(self) -> Sequence[_Cand]: ...
+    @property
+    def setups(self) -> list[tuple[float, tuple[int, ...]]]: ...
+
+
+@dataclass
+class Covers:
+    """Items are class ids ``0..num_classes-1`` and groups ``num_classes + index into setups``."""
+
+    num_classes: int
+    #: class -> (items, K): every acyclic program of the class pays at least K within the items
+    of: dict[int, tuple[frozenset[int], float]]
+    #: item -> the most it can pay (a class: its dearest usable candidate; a group: its cost)
+    max_pay: dict[int, float]
+
+    def roots_bound(self, roots: Sequence[int]) -> float:
+        """A lower bound on the cost of every program holding all ``roots``: their covers
+        combined as the children of one alternative (shared items subtracted)."""
+        return _combine(set(), 0.0, [self.of[r] for r in set(roots) if r in self.of], self.max_pay)[1]
+
+
+def _combine(
+    taken: set[int], paid: float, parts: list[tuple[frozenset[int], float]], max_pay: dict[int, float]
+) -> tuple[set[int], float]:
+    """Add the covers ``parts`` (largest K first) to items ``taken`` paying ``paid``: each less
+    the most its items shared with those already taken can pay."""
+    for items, k in sorted(parts, key=lambda p: -p[1]):
+        shared = items & taken
+        if shared:
+            k -= sum(max_pay[i] for i in shared)
+        if k > 0:
+            taken |= items
+            paid += k
+    return taken, paid
+
+
+def cover(pb: Problem, usable: list[list[int]], classes: list[int]) -> Covers | None:
+    """The covers of ``classes`` (see the module docstring); None when a usable cost is negative
+    (a class could then pay less than nothing)."""
+    n = pb.num_classes
+    cands = pb.cands
+    groups: dict[int, list[int]] = {}  # candidate -> the groups it is in (items)
+    max_pay: dict[int, float] = {}
+    for g, (cost, group) in enumerate(pb.setups):
+        if cost < 0:
+            return None
+        for j in group:
+            groups.setdefault(j, []).append(n + g)
+        max_pay[n + g] = cost
+    for c in classes:
+        costs = [cands[j].cost for j in usable[c]]
+        if any(x < 0 for x in costs):
+            return None
+        max_pay[c] = max(costs, default=0.0)
+    kids = {c: [sorted(set(cands[j].children)) for j in usable[c]] for c in classes}
+    succ = {c: sorted({ch for ks in kids[c] for ch in ks}) for c in classes}
+    of: dict[int, tuple[frozenset[int], float]] = {}
+    empty: tuple[frozenset[int], float] = (frozenset(), 0.0)
+    for members in strongly_connected(classes, succ.__getitem__):
+        for c in members:
+            of.setdefault(c, empty)
+        for _ in range(1 if len(members) == 1 else SWEEPS):
+            for d in members:
+                items: set[int] = set()
+                least = math.inf
+                for j, ks in zip(usable[d], kids[d], strict=True):
+                    own: set[int] = set()
+                    paid = 0.0
+                    if max_pay[d] > 0:
+                        own.add(d)
+                        paid += cands[j].cost
+                    for g in groups.get(j, ()):
+                        if g not in own:
+                            own.add(g)
+                            paid += max_pay[g]
+                    own, paid = _combine(own, paid, [of.get(ch, empty) for ch in ks], max_pay)
+                    items |= own
+                    least = min(least, paid)
+                of[d] = (frozenset(items), least if math.isfinite(least) else 0.0)
+    return Covers(n, of, max_pay)
