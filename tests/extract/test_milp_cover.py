@@ -36,9 +36,11 @@ def check(pb: Problem) -> None:
     covers = milp_cover.cover(pb, usable, classes)
     assert covers is not None  # the random costs are non-negative
     options: list[list[int | None]] = [[None, *usable[c]] for c in range(pb.num_classes)]
-    for d, (items, k) in covers.of.items():
+    for d, made in covers.of.items():
+        assert len(made) == len(milp_cover.EXCLUSIONS)
         for program in acyclic_picks(pb, options, [d]):
-            assert paid(pb, program, items) >= k - 1e-9, (d, sorted(items), k, program)
+            for items, k in made:
+                assert paid(pb, program, items) >= k - 1e-9, (d, sorted(items), k, program)
     best = min((dag_cost(pb, p) for p in acyclic_picks(pb, options, list(pb.roots))), default=math.inf)
     assert covers.roots_bound(pb.roots) <= best + 1e-9
 
