@@ -83,45 +83,65 @@ class Problem(Protocol):
     def setups(self) -> list[tuple[float, tuple[int, ...]]]: ...
 
 
-Cover = tuple[frozenset[int], float]
+Cover = tuple[int, float]  # (items as a bit mask over ``Covers.ids``, K)
 
 
 @dataclass
 class Covers:
-    """Items are class ids ``0..num_classes-1`` and groups ``num_classes + index into setups``."""
+    """Items are class ids ``0..num_classes-1`` and groups ``num_classes + index into setups``;
+    a cover holds them as a bit mask (bit ``b`` is the item ``ids[b]``)."""
 
     num_classes: int
-    #: class -> its covers (items, K), one per exclusion (``EXCLUDE``): every acyclic program of
-    #: the class pays at least K within the items
+    #: class -> its covers (items, K), one per exclusion (``EXCLUSIONS``): every acyclic program
+    #: of the class pays at least K within the items
     of: dict[int, list[Cover]]
-    #: item -> the most it can pay (a class: its dearest usable candidate; a group: its cost)
-    max_pay: dict[int, float]
+    #: bit -> item
+    ids: list[int]
+    #: bit -> the most its item can pay (a class: its dearest usable candidate; a group: its cost)
+    max_pay: list[float]
+
+    def items(self, mask: int) -> frozenset[int]:
+        """The items of a cover's mask."""
+        return frozenset(self.ids[b] for b in _bits(mask))
 
     def roots_bound(self, roots: Sequence[int]) -> float:
         """A lower bound on the cost of every program holding all ``roots``: their covers
         combined as the children of one alternative (shared items subtracted)."""
         parts = [self.of[r] for r in set(roots) if r in self.of]
-        return _combine(set(), 0.0, parts, self.max_pay, range(len(parts[0])) if parts else ())[1]
+        return _combine(0, 0.0, parts, self.max_pay, range(len(parts[0])) if parts else ())[1]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _combine(
-    taken: set[int], paid: float, parts: list[list[Cover]], max_pay: dict[int, float], usable: Sequence[int]
-) -> tuple[set[int], float]:
-    """Add one cover of each child (``parts``: its covers, the child with the largest K first;
-    of a child, the cover from index ``first`` on that pays most beyond the items already taken)
-    to items ``taken`` paying ``paid``: each less the most its items shared with those taken pay."""
-    for covers in sorted(parts, key=lambda cs: -max(cs[q][1] for q in usable)):
-        best: Cover | None = None
+    taken: int, paid: float, parts: list[list[Cover]], max_pay: list[float], fits: Sequence[int]
+) -> tuple[int, float]:
+    """Add one cover of each child (``parts``: its covers; the child with the largest K first;
+    of a child, the cover among ``fits`` that pays most beyond the items already taken) to items
+    ``taken`` paying ``paid``: each less the most its items shared with those taken can pay."""
+    for covers in sorted(parts, key=lambda cs: -max(cs[q][1] for q in fits)):
+        best = 0
         gain = 0.0
-        for q in usable:
+        for q in fits:
             items, k = covers[q]
+            if k <= gain:
+                continue
             shared = items & taken
-            if shared:
-                k -= sum(max_pay[i] for i in shared)
+            while shared and k > gain:
+                low = shared & -shared
+                k -= max_pay[low.bit_length() - 1]
+                shared ^= low
             if k > gain:
-                best, gain = (items, k), k
-        if best is not None:
-            taken |= best[0]
+                best, gain = items, k
+        if gain > 0:
+            taken |= best
             paid += gain
     return taken, paid
 
@@ -129,21 +149,26 @@ def _combine(
 def cover(pb: Problem, usable: list[list[int]], classes: list[int]) -> Covers | None:
     """The covers of ``classes`` (see the module docstring); None when a usable cost is negative
     (a class could then pay less than nothing)."""
-    n = pb.num_classes
     cands = pb.cands
-    groups: dict[int, list[int]] = {}  # candidate -> the groups it is in (items)
-    max_pay: dict[int, float] = {}
-    for g, (cost, group) in enumerate(pb.setups):
-        if cost < 0:
-            return None
-        for j in group:
-            groups.setdefault(j, []).append(n + g)
-        max_pay[n + g] = cost
+    bit = {c: b for b, c in enumerate(classes)}
+    ids = list(classes)
+    max_pay: list[float] = []
     for c in classes:
         costs = [cands[j].cost for j in usable[c]]
         if any(x < 0 for x in costs):
             return None
-        max_pay[c] = max(costs, default=0.0)
+        max_pay.append(max(costs, default=0.0))
+    groups: dict[int, int] = {}  # candidate -> the mask of the groups it is in
+    grp = 0
+    for g, (cost, group) in enumerate(pb.setups):
+        if cost < 0:
+            return None
+        b = 1 << len(ids)
+        ids.append(pb.num_classes + g)
+        max_pay.append(cost)
+        grp |= b
+        for j in group:
+            groups[j] = groups.get(j, 0) | b
     kids = {c: [sorted(set(cands[j].children)) for j in usable[c]] for c in classes}
     succ = {c: sorted({ch for ks in kids[c] for ch in ks}) for c in classes}
     users: dict[int, set[int]] = {}
@@ -151,35 +176,39 @@ def cover(pb: Problem, usable: list[list[int]], classes: list[int]) -> Covers | 
         for ch in succ[c]:
             users.setdefault(ch, set()).add(c)
     # the items each of EXCLUSIONS leaves out
-    shared = frozenset(c for c, us in users.items() if len(us) > 1)
-    grp = frozenset(max_pay.keys() - set(classes))
-    excluded = [frozenset[int](), grp, shared, grp | shared]
+    shared = 0
+    for c, us in users.items():
+        if len(us) > 1 and c in bit:
+            shared |= 1 << bit[c]
+    excluded = [0, grp, shared, grp | shared]
     # a cover made without the items X may use a child's cover made without a superset of X
-    fits = [[q for q, other in enumerate(excluded) if out <= other] for out in excluded]
-    empty: list[Cover] = [(frozenset(), 0.0)] * len(excluded)
+    fits = [[q for q, other in enumerate(excluded) if out & ~other == 0] for out in excluded]
+    empty: list[Cover] = [(0, 0.0)] * len(excluded)
     of: dict[int, list[Cover]] = {}
     for members in strongly_connected(classes, succ.__getitem__):
         for c in members:
             of.setdefault(c, empty)
         for _ in range(1 if len(members) == 1 else SWEEPS):
             for d in members:
+                own_bit = 1 << bit[d] if max_pay[bit[d]] > 0 else 0
+                alts = [(cands[j].cost, groups.get(j, 0), [of.get(ch, empty) for ch in ks])
+                        for j, ks in zip(usable[d], kids[d], strict=True)]
                 made: list[Cover] = []
-                for e, out in enumerate(excluded):
-                    items: set[int] = set()
+                for out, fit in zip(excluded, fits, strict=True):
+                    items = 0
                     least = math.inf
-                    for j, ks in zip(usable[d], kids[d], strict=True):
-                        own: set[int] = set()
-                        paid = 0.0
-                        if max_pay[d] > 0 and d not in out:
-                            own.add(d)
-                            paid += cands[j].cost
-                        for g in groups.get(j, ()):
-                            if g not in own and g not in out:
-                                own.add(g)
-                                paid += max_pay[g]
-                        own, paid = _combine(own, paid, [of.get(ch, empty) for ch in ks], max_pay, fits[e])
+                    for cost, gmask, parts in alts:
+                        own = own_bit & ~out
+                        paid = cost if own else 0.0
+                        gs = gmask & ~out
+                        own |= gs
+                        while gs:
+                            low = gs & -gs
+                            paid += max_pay[low.bit_length() - 1]
+                            gs ^= low
+                        own, paid = _combine(own, paid, parts, max_pay, fit)
                         items |= own
                         least = min(least, paid)
-                    made.append((frozenset(items), least if math.isfinite(least) else 0.0))
+                    made.append((items, least if math.isfinite(least) else 0.0))
                 of[d] = made
-    return Covers(n, of, max_pay)
+    return Covers(pb.num_classes, of, ids, max_pay)

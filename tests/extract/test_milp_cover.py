@@ -39,7 +39,8 @@ def check(pb: Problem) -> None:
     for d, made in covers.of.items():
         assert len(made) == len(milp_cover.EXCLUSIONS)
         for program in acyclic_picks(pb, options, [d]):
-            for items, k in made:
+            for mask, k in made:
+                items = covers.items(mask)
                 assert paid(pb, program, items) >= k - 1e-9, (d, sorted(items), k, program)
     best = min((dag_cost(pb, p) for p in acyclic_picks(pb, options, list(pb.roots))), default=math.inf)
     assert covers.roots_bound(pb.roots) <= best + 1e-9
