@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "eqsat.milp": 2,
     "eqsat.milp_reduce": 2,
     "eqsat.milp_contract": 2,
+    "eqsat.milp_cover": 2,
     "eqsat.milp_cuts": 2,
     "eqsat.milp_hitting": 2,
     "eqsat.frontend": 2,
