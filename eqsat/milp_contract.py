@@ -40,27 +40,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
 
-
-class _Cand(Protocol):
-    @property
-    def cls(self) -> int: ...
-    @property
-    def cost(self) -> float: ...
-    @property
-    def children(self) -> tuple[int, ...]: ...
-
-
-class Problem(Protocol):
-    """What is read of ``eqsat.milp.Problem`` (not imported: ``eqsat.milp`` imports this)."""
-
-    @property
-    def cands(self) -> Sequence[_Cand]: ...
-    @property
-    def roots(self) -> list[int]: ...
-    @property
-    def setups(self) -> list[tuple[float, tuple[int, ...]]]: ...
+from eqsat.milp_reduce import Cand, Problem  # what is read of eqsat.milp.Problem
 
 
 @dataclass
@@ -85,7 +66,7 @@ class Contraction:
             stack.extend(self.took.get(k, ()))
         return out
 
-    def expand(self, pick: Mapping[int, int], cands: Sequence[_Cand]) -> dict[int, int]:
+    def expand(self, pick: Mapping[int, int], cands: Sequence[Cand]) -> dict[int, int]:
         """A choice (class -> candidate) of ``problem`` as a choice of the original (whose
         candidates are ``cands``): the absorbed classes' candidates added under every chosen
         candidate that took them over."""

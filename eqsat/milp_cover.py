@@ -56,6 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from eqsat import milp_reduce
 from eqsat.algebra.graphs import strongly_connected
 
 #: sweeps over a cycle's classes (each sweep's covers are valid; more sweeps can only grow K)
@@ -65,22 +66,11 @@ SWEEPS = 3
 EXCLUSIONS = ("none", "groups", "shared", "groups+shared")
 
 
-class _Cand(Protocol):
-    @property
-    def cost(self) -> float: ...
-    @property
-    def children(self) -> tuple[int, ...]: ...
-
-
-class Problem(Protocol):
+class Problem(milp_reduce.Problem, Protocol):
     """What is read of ``eqsat.milp.Problem`` (not imported: ``eqsat.milp`` imports this)."""
 
     @property
     def num_classes(self) -> int: ...
-    @property
-    def cands(self) -> Sequence[_Cand]: ...
-    @property
-    def setups(self) -> list[tuple[float, tuple[int, ...]]]: ...
 
 
 Cover = tuple[int, float]  # (items as a bit mask over ``Covers.ids``, K)

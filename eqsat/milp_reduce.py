@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
-class _Cand(Protocol):
+class Cand(Protocol):
     @property
     def cls(self) -> int: ...
     @property
@@ -51,7 +51,7 @@ class Problem(Protocol):
     """What is read of ``eqsat.milp.Problem`` (not imported: ``eqsat.milp`` imports this)."""
 
     @property
-    def cands(self) -> Sequence[_Cand]: ...
+    def cands(self) -> Sequence[Cand]: ...
     @property
     def roots(self) -> list[int]: ...
     @property

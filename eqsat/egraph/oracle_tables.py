@@ -53,7 +53,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from eqsat.egraph.rule_cse import PY_HEADS, Sexp, _parse, _show
+from eqsat.egraph.rule_cse import PY_HEADS, Sexp, _parse, _replace, _show, _show_rule
 
 #: the heads of a maximal oracle expression and the sort of its value
 VALUE_HEADS = {"py-to-string": "String", "count-matches": "i64"}
@@ -228,14 +228,6 @@ def _rename(e: Sexp, names: dict[str, str]) -> Sexp:
     return [e[0], *(_rename(x, names) for x in e[1:])]
 
 
-def _replace(e: Sexp, target: str, name: str) -> Sexp:
-    if isinstance(e, str):
-        return e
-    if _show(e) == target:
-        return name
-    return [_replace(x, target, name) for x in e]
-
-
 def _ordered_vars(e: Sexp, out: list[str]) -> list[str]:
     """The variables of ``e`` in order of first occurrence."""
     if isinstance(e, str):
@@ -390,11 +382,3 @@ def rewrite(text: str, ruleset: str, fill: str, declarations: str = "") -> Table
     # (a cover may use what the section itself declares)
     body = "".join(out)
     return Tabled(f"{b.header()}\n{body}\n" + "\n".join(b.rules + b.drops) + "\n", b.drop, total, b.names)
-
-
-def _show_rule(form: list[Sexp]) -> str:
-    query, actions, options = form[1], form[2], form[3:]
-    assert isinstance(query, list) and isinstance(actions, list)
-    q = "\n       ".join(_show(f) for f in query)
-    a = "\n       ".join(_show(x) for x in actions)
-    return f"(rule ({q})\n      ({a})\n        {' '.join(_show(o) for o in options)})"

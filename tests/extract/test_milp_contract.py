@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_milp_cuts import acyclic_picks, brute_force
-from test_milp_reduce import dag_cost, problems, reachable_pick, tree_start
+from test_milp_reduce import dag_cost, problems, reachable_pick, same_solve_without
 
 from eqsat import milp, milp_contract
 from eqsat.milp import Cand, Problem, solve, topo_order
@@ -62,18 +62,7 @@ def test_contraction_keeps_every_program_and_cost(pb: Problem) -> None:
 @settings(max_examples=150, deadline=None)
 @given(owned_problems(), st.integers(0, 2**16))
 def test_same_solve_with_and_without_contraction(pb: Problem, seed: int) -> None:
-    warm = tree_start(pb, seed)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(milp_contract, "contract", lambda _pb: None)
-        plain = solve(pb, with_noise=False, warm=warm or None)
-    got = solve(pb, with_noise=False, warm=warm or None)
-    assert got.status == plain.status
-    if plain.status != "optimal":
-        return
-    assert got.info["objective"] == pytest.approx(plain.info["objective"], abs=1e-6)
-    chosen = reachable_pick(pb, got.pick)
-    assert topo_order(chosen, pb) is not None
-    assert dag_cost(pb, chosen) == pytest.approx(plain.info["objective"], abs=1e-6)
+    same_solve_without(pb, seed, milp_contract, "contract", lambda _pb: None)
 
 
 def test_a_chain_under_one_alternative_merges_into_it() -> None:

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_milp_cuts import acyclic_picks, brute_force
-from test_milp_reduce import dag_cost, problems, reachable_pick, tree_start
+from test_milp_reduce import dag_cost, problems, same_solve_without
 
 from eqsat import milp, milp_cover
-from eqsat.milp import Cand, Problem, solve, topo_order
+from eqsat.milp import Cand, Problem, solve
 
 
 def paid(pb: Problem, program: dict[int, int], items: frozenset[int]) -> float:
@@ -63,19 +63,9 @@ def test_covers_hold_after_one_sweep(pb: Problem) -> None:
 @settings(max_examples=150, deadline=None)
 @given(problems(), st.integers(0, 2**16))
 def test_same_optimum_with_and_without_covers(pb: Problem, seed: int) -> None:
-    warm = tree_start(pb, seed)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(milp_cover, "cover", lambda *_a: None)
-        plain = solve(pb, with_noise=False, warm=warm or None)
-    got = solve(pb, with_noise=False, warm=warm or None)
-    assert got.status == plain.status
-    if plain.status != "optimal":
-        return
-    assert got.info["objective"] == pytest.approx(plain.info["objective"], abs=1e-6)
-    assert got.info["objective"] == pytest.approx(brute_force(pb), abs=1e-6)
-    chosen = reachable_pick(pb, got.pick)
-    assert topo_order(chosen, pb) is not None
-    assert dag_cost(pb, chosen) == pytest.approx(got.info["objective"], abs=1e-6)
+    got = same_solve_without(pb, seed, milp_cover, "cover", lambda *_a: None)
+    if got.status == "optimal":
+        assert got.info["objective"] == pytest.approx(brute_force(pb), abs=1e-6)
 
 
 def _chain() -> Problem:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eqsat import milp, milp_reduce
-from eqsat.milp import Cand, Problem, solve, topo_order
+from eqsat.milp import Cand, Problem, Solution, solve, topo_order
 
 
 def _no_reduction(pb, prune, **_kw):  # type: ignore[no-untyped-def]
@@ -100,21 +100,28 @@ def dag_cost(pb: Problem, pick: dict[int, int]) -> float:
     return sum(pb.cands[j].cost for j in used) + sum(s for s, ms in pb.setups if any(j in used for j in ms))
 
 
+def same_solve_without(pb: Problem, seed: int, module: object, name: str, off: object) -> Solution:
+    """Solve ``pb`` (without noise, from a random tree start) with ``module.name`` replaced by
+    ``off`` (the step switched off) and as it is; assert both give the same status and, when
+    optimal, the same objective, by an acyclic program that costs it. The solution as it is."""
+    warm = tree_start(pb, seed)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, name, off)
+        plain = solve(pb, with_noise=False, warm=warm or None)
+    got = solve(pb, with_noise=False, warm=warm or None)
+    assert got.status == plain.status
+    if plain.status == "optimal":
+        assert got.info["objective"] == pytest.approx(plain.info["objective"], abs=1e-6)
+        chosen = reachable_pick(pb, got.pick)
+        assert topo_order(chosen, pb) is not None  # a cyclic e-graph never gives a cyclic program
+        assert dag_cost(pb, chosen) == pytest.approx(plain.info["objective"], abs=1e-6)
+    return got
+
+
 @settings(max_examples=150, deadline=None)
 @given(problems(), st.integers(0, 2**16))
 def test_same_optimum_with_and_without_reduction(pb: Problem, seed: int) -> None:
-    warm = tree_start(pb, seed)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(milp_reduce, "reduce", _no_reduction)
-        plain = solve(pb, with_noise=False, warm=warm or None)
-    red = solve(pb, with_noise=False, warm=warm or None)
-    assert red.status == plain.status
-    if plain.status != "optimal":
-        return
-    assert red.info["objective"] == pytest.approx(plain.info["objective"], abs=1e-6)
-    chosen = reachable_pick(pb, red.pick)
-    assert topo_order(chosen, pb) is not None  # a cyclic e-graph never gives a cyclic program
-    assert dag_cost(pb, chosen) == pytest.approx(plain.info["objective"], abs=1e-6)
+    same_solve_without(pb, seed, milp_reduce, "reduce", _no_reduction)
 
 
 @settings(max_examples=100, deadline=None)
