@@ -10,7 +10,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_milp_cuts import acyclic_picks, brute_force
+from test_milp_cuts import acyclic_picks, brute_force, pruned_small
 from test_milp_reduce import dag_cost, problems, same_solve_without
 
 from eqsat import milp, milp_cover
@@ -27,12 +27,10 @@ def paid(pb: Problem, program: dict[int, int], items: frozenset[int]) -> float:
 
 
 def check(pb: Problem) -> None:
-    pr = milp._prune(pb)
+    pr = pruned_small(pb)
     if pr is None:
         return
     usable, classes = pr
-    if math.prod(1 + len(usable[c]) for c in range(pb.num_classes)) > 5_000:
-        return
     covers = milp_cover.cover(pb, usable, classes)
     assert covers is not None  # the random costs are non-negative
     options: list[list[int | None]] = [[None, *usable[c]] for c in range(pb.num_classes)]

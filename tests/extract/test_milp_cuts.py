@@ -40,6 +40,15 @@ def acyclic_picks(pb: Problem, options: list[list[int | None]], roots: list[int]
             yield reached
 
 
+def pruned_small(pb: Problem) -> tuple[list[list[int]], list[int]] | None:
+    """``milp._prune``'s usable candidates and classes, when every program can be enumerated
+    (at most 5,000 combinations of options); else None."""
+    pr = milp._prune(pb)
+    if pr is None or math.prod(1 + len(pr[0][c]) for c in range(pb.num_classes)) > 5_000:
+        return None
+    return pr
+
+
 def brute_force(pb: Problem) -> float:
     """The least cost of an acyclic program for the roots (``acyclic_picks`` over every candidate)."""
     options: list[list[int | None]] = [[None] + [j for j, cd in enumerate(pb.cands) if cd.cls == c]

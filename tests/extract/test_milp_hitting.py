@@ -9,7 +9,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_milp_cuts import acyclic_picks
+from test_milp_cuts import acyclic_picks, pruned_small
 from test_milp_reduce import problems
 
 from eqsat import milp, milp_contract, milp_hitting
@@ -23,12 +23,10 @@ def programs(pb: Problem, usable: list[list[int]], d: int) -> list[frozenset[int
 
 
 def check(pb: Problem, weights: dict[int, float] | None) -> None:
-    pr = milp._prune(pb)
+    pr = pruned_small(pb)
     if pr is None:
         return
     usable, classes = pr
-    if math.prod(1 + len(usable[c]) for c in range(pb.num_classes)) > 5_000:
-        return
     sets = milp_hitting.hitting_sets(pb, usable, classes, weights)
     for d, family in sets.items():
         progs = programs(pb, usable, d)
