@@ -365,6 +365,42 @@ def _(L, v: Term, p: Poly, n: N):
     )
 
 
+@r("lin-complement-result")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p) = LinRot(v, c J) + LinRot(v, p - c J)  for a reduction returned from slot
+    0 whose key is not canonical (the realization rules' guard): ``c J`` is shift-invariant,
+    so the full reduction serves every shift of the sum (a 16-slot sum reading slot 15 twice
+    and slot 4 never is one shift of a canonical key; without this its core is read at slot s,
+    one rotation more)"""
+    full = L.call(o.complement, p, n, 0)
+    lin = L.LinRot(v, p, n)
+    return (
+        lin,
+        L.Add(L.LinRot(v, full, n), L.LinRot(v, L.call(o.complement, p, n, 1), n)),
+        [L.ne(full, ""), L.eq(L.call(o.canonical, p, n), ""), L.is_result(L.Ext(lin, 0)), L.varies(v)],
+    )
+
+
+@r("lin-complement-shifted")
+def _(L, v: Term, p: Poly, n: N):
+    """LinRot(v, p) = LinRot(v, c J) + rot(LinRot(v, q), s)  with p - c J = rho^s q, for a
+    reduction returned from slot 0: the remainder as a rotation of its shift-normal core. A
+    remainder of two or more terms with none at offset 0 (``x^3 - x^4`` when a sum reads slot
+    3 twice and slot 4 never) has no realization of its own (split and factor fire on
+    canonical keys); its core ``1 - x`` splits and can share a rotation with the full
+    reduction's factors.  Only at results: on every canonical key inside the e-graph the
+    rotated cores fed the rotation rules new keys for 40 iterations (a 16-slot sum)."""
+    full = L.call(o.complement, p, n, 0)
+    rest = L.call(o.complement, p, n, 1)
+    s = L.call_int(o.normal_shift, rest, n)
+    lin = L.LinRot(v, p, n)
+    return (
+        lin,
+        L.Add(L.LinRot(v, full, n), L.Rot(L.LinRot(v, L.call(o.normal_core, rest, n), n), s)),
+        [L.ne(full, ""), L.ne(s, 0), L.is_result(L.Ext(lin, 0)), L.varies(v)],
+    )
+
+
 @r("lin-mono")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, rho^k) = rot(v, k)"""

@@ -91,6 +91,8 @@ CASES: list[Case] = [
     _c("rr_not_supported_mixed_ops_mixed_rotation_extraction", {"moves": 7}),
     # lin-complement: the full sum minus slot 15 (4 + 1 rotations)
     _c("rr_not_supported_missing_indices", {"moves": 14}, {"moves": 5}),
+    # six hoisted rotations of v (cost 122) beat lin-complement-shifted's four sequential ones
+    # (125) under the default table; priced without hoisting it is 4 (test_goals_slots.py)
     _c("rr_not_supported_repeated_indices", {"moves": 7}),
     # lin-complement: v0 - v1 - ... - v7 = 2 v0 - sum(v), a full reduction (HEIR: 5 + an extract)
     _c("rr_not_supported_unsupported_op", {"moves": 7}, {"moves": 3}),

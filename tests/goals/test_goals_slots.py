@@ -127,3 +127,41 @@ def test_roberts_cross_16x16_is_3_rotations_2_muls() -> None:
 def test_gx_16x16_is_at_most_4_rotations() -> None:
     # issue 3: gx 16x16 <= 4 rotations (HEIR: 6); weighted rows share their rotations
     assert_optimizes("gx_16x16.mlir", at_most={"rotate": 4}, limits=Limits(time_s=300), extract=0, insert=0)
+
+
+# every rotation priced as a key switch of its own: rotation counts are what extraction saves
+NO_HOISTING = {"rotate_hoisted": 30.0}
+
+
+def slot_sum(n: int, coefs: dict[int, int]) -> tuple[Builder, int]:
+    """sum of c * x[i] over ``coefs``, one extract per term in index order (c > 1: repeated)."""
+    b, (x,) = vec(n, "x")
+    acc = None
+    for i in sorted(coefs):
+        for _ in range(coefs[i]):
+            e = b.extract(x, i)
+            acc = e if acc is None else b.add(acc, e)
+    assert acc is not None
+    return b, acc
+
+
+def test_sum_reading_one_slot_twice_and_one_never_is_4_rotations() -> None:
+    # HEIR's rotate_and_reduce @not_supported_repeated_indices (HEIR: 5 rotations): the full
+    # reduction (1 + x)(1 + x^2)(1 + x^4) plus rot(v - rot(v, 1), 3) = v3 - v4, sharing rot(v, 1)
+    b, acc = slot_sum(8, {0: 1, 1: 1, 2: 1, 3: 2, 5: 1, 6: 1, 7: 1})
+    assert_optimizes(b.finish([acc]), costs=NO_HOISTING, rotate=4, extract=0)
+
+
+@pytest.mark.parametrize("n", [8, 16])
+def test_sums_with_one_slot_doubled_and_one_missing_stay_logarithmic(n: int) -> None:
+    # lin-complement-shifted: full reduction + rot(core, s) with core = 1 - x^d: at most
+    # log2 n + 2 rotations, for every pair (the direct sum takes n - 2)
+    import random
+
+    rnd = random.Random(n)
+    log = n.bit_length() - 1
+    for _ in range(3):
+        twice, never = rnd.sample(range(n), 2)
+        coefs = {i: 1 for i in range(n) if i != never} | {twice: 2}
+        b, acc = slot_sum(n, coefs)
+        assert_optimizes(b.finish([acc]), costs=NO_HOISTING, at_most={"rotate": log + 2}, extract=0)

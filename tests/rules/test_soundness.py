@@ -30,8 +30,11 @@ PINNED: dict[str, dict[str, object]] = {
     "lin-ext-invariant": {"p": "-2..4/2*1"},  # slots 0,2,4,6 of 8: invariant under even shifts
     "prod-ext-invariant": {"p": "-2..4/2*1"},
     "lin-complement": {"p": "-3..-1/1*-1,0*1,1..4/1*-1"},  # v0 - v1 - ... - v7 = 2 v0 - sum(v)
+    "lin-complement-shifted": {"p": "-3..2/1*1,3*2"},  # slot 3 read twice, slot 4 never
+    "lin-complement-result": {"p": "-7..-2/1*1,-1*2,0..3/1*1,5..8/1*1"},  # not canonical
 }
-SIZES: dict[str, tuple[int, ...]] = {name: (8,) for name in PINNED} | {"lin-factor-1": (16,)}
+SIZES: dict[str, tuple[int, ...]] = {name: (8,) for name in PINNED} | {
+    "lin-factor-1": (16,), "lin-complement-result": (16,)}
 # covered step by step, for every chain step of many constants, in tests/rules/test_rules_arith.py
 DEDICATED = {"m2a-sub", "m2a-neg"}
 
