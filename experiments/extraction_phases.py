@@ -5,7 +5,8 @@ default ``experiments/out/extraction_models``; ``--only NAME,...`` to pick some)
 this process, ``--repeats`` times (default 15): the pipeline's greedy start (``greedy_dag`` then
 ``refine``) and ``ilp_extract`` from it, timed by CPU (``time.process_time``), with HiGHS's
 ``run`` split into its LP relaxations (the hitting-set rounds, ``eqsat.milp.Milp._cut_rounds``)
-and its MILP searches. Out (stdout): per model the medians in ms of the whole, of the greedy
+and its MILP searches. Out: ``extraction_phases.csv`` and ``.png`` (stacked bars) under ``--out``,
+and the same table on stdout: per model the medians in ms of the whole, of the greedy
 start, of the LPs, of the MILPs and of the rest (Python: the problem, contraction, reductions,
 covers, hitting sets, second start, model building), and what proved the result (``solver``:
 bound / lp / highs; ``second_start``: whether a second start restarted the solve).
@@ -25,18 +26,23 @@ import collections
 import pickle
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> list[tuple[str, float, float, float, float, float, str, str]]:
+    """Time every model; returns the table's rows (model, total, greedy, lp, mip, rest ms, solver,
+    second start)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--models", type=Path, default=ROOT / "experiments" / "out" / "extraction_models")
+    ap.add_argument("--models", type=Path, default=ROOT / "experiments" / "out" / "extraction_models",
+                    help="folder of the models extraction_ilp.py --dump saved")
     ap.add_argument("--only", default="", help="comma-separated model names (default: all)")
-    ap.add_argument("--repeats", type=int, default=15)
-    args = ap.parse_args()
+    ap.add_argument("--repeats", type=int, default=15, help="runs per model; medians are kept")
+    ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out", help="folder for the CSV and PNG")
+    args = ap.parse_args(argv)
 
     import highspy
 
@@ -56,6 +62,7 @@ def main() -> None:
 
     highspy.Highs.run = timed_run  # type: ignore[method-assign]
     only = {n for n in args.only.split(",") if n}
+    table: list[tuple[str, float, float, float, float, float, str, str]] = []
     print(f"{'model':40s} {'total':>6s} {'greedy':>6s} {'lp':>5s} {'mip':>6s} {'rest':>6s}  solver second")
     for path in sorted(args.models.glob("*.pkl")):
         if only and path.stem not in only:
@@ -75,8 +82,40 @@ def main() -> None:
             t2 = time.process_time()
             rows.append((t2 - t0, t1 - t0, spent["lp"], spent["mip"]))
         total, greedy, lp, mip = (statistics.median(r[i] for r in rows) * 1000 for i in range(4))
-        print(f"{path.stem:40s} {total:6.1f} {greedy:6.1f} {lp:5.1f} {mip:6.1f} {total - greedy - lp - mip:6.1f}  "
-              f"{info.get('solver')} {info.get('second_start', '-')}")
+        row = (path.stem, total, greedy, lp, mip, total - greedy - lp - mip, str(info.get("solver")),
+               str(info.get("second_start", "-")))
+        table.append(row)
+        print(f"{row[0]:40s} {total:6.1f} {greedy:6.1f} {lp:5.1f} {mip:6.1f} {row[5]:6.1f}  {row[6]} {row[7]}")
+    write(table, args.out)
+    return table
+
+
+def write(table: list[tuple[str, float, float, float, float, float, str, str]], out: Path) -> None:
+    """The CSV (ms) and a stacked bar per model: greedy start, LPs, MILPs, the Python rest."""
+    import csv
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "extraction_phases.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "total_ms", "greedy_ms", "lp_ms", "mip_ms", "rest_ms", "solver", "second_start"])
+        w.writerows([r[0], *(f"{x:.2f}" for x in r[1:6]), r[6], r[7]] for r in table)
+    fig, ax = plt.subplots(figsize=(8, 0.3 * len(table) + 1.5))
+    left = [0.0] * len(table)
+    for i, label in enumerate(("greedy start", "LP relaxations", "MILP search", "Python rest"), start=2):
+        vals = [r[i] for r in table]
+        ax.barh([r[0] for r in table], vals, left=left, label=label)
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.set_xlabel("CPU ms (median)")
+    ax.set_title("What the extract stage's time is made of, per extraction model")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "extraction_phases.png", dpi=120)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -238,3 +238,15 @@ def test_stage_times_baseline_tree_reads_its_own_rules(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", "import eqsat.rules as r; print(r.MARK)"], cwd=tmp_path,
                          capture_output=True, text=True, check=True).stdout
     assert out.strip() == "baseline"
+
+
+def test_extraction_phases_tiny_writes_csv_and_png(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    load("extraction_ilp").dump([ROOT / "examples" / "dot_product_8.mlir"], models)
+    rows = load("extraction_phases").main(["--models", str(models), "--repeats", "1", "--out", str(tmp_path)])
+    assert [r[0] for r in rows] == ["dot_product_8"]
+    _, total, greedy, lp, mip, rest, solver, _ = rows[0]
+    assert total > 0 and min(greedy, lp, mip) >= 0 and abs(total - greedy - lp - mip - rest) < 1e-6
+    assert solver in ("bound", "lp", "highs")
+    assert (tmp_path / "extraction_phases.csv").stat().st_size > 0
+    assert (tmp_path / "extraction_phases.png").stat().st_size > 0
