@@ -127,8 +127,10 @@ class CanonicalForms(Tables):
             if form is not None:
                 self._union(i, form)
 
-    def _tree_root(self, i: int) -> int:
-        """The balanced canonical tree of the sum or product rooted at ``i``, emitted; its name."""
+    def _tree_root(self, i: int) -> int | None:
+        """The balanced canonical tree of the sum or product rooted at ``i``, emitted; its name.
+        None for a small template sum (``Summaries``) that found no realization: its covered
+        terms are emitted again and the caller loads the root as any small tree."""
         if self.prog.nodes[i].op == "mul":
             leaves: list[int] = []
             self._prod_leaves(i, leaves, top=True)
@@ -149,6 +151,8 @@ class CanonicalForms(Tables):
             if realized is not None:
                 return realized  # as a realized sum of slots: no tree (``_realized_sum_summary``)
             self._uncover(self.template_cover.get(i, []))
+            if len(pos) + len(neg) <= BALANCED_ONLY_LEAVES:
+                return None  # a small tree loads as it would have: its source beside its balanced form
         name = self._signed_tree(pos, neg, inert=i in self.summarized_sums)
         self._slot_sum_summary(name, pos, neg)
         return name

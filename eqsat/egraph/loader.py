@@ -53,8 +53,10 @@ class Loader(VectorChains):
         ty = n.type
         op = n.op
         if op in ("add", "sub", "mul") and any(x in self.covered for x in n.args):
-            self.name[i] = self._tree_root(i)  # only the balanced form (see ``load``)
-            return
+            root = self._tree_root(i)  # only the balanced form (see ``load``)
+            if root is not None:
+                self.name[i] = root
+                return
         if i in self.vector_chains:
             self.name[i] = self._vector_chain(i)  # inert, beside its vector form
             return

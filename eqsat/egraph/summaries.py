@@ -12,7 +12,12 @@ extraction reads them as the originals, no rewrite matches them):
 * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector as
   ``Ext(LinRot(v, p), 0)``; a smaller one (``SUMMARY_SUM_SLOTS`` slots or more, integer
   constants beside them, not a chain's element) as its realization at load alone, when
-  there is one (``Summaries._one_vector_sum``).
+  there is one (``Summaries._one_vector_sum``);
+* a sum of polynomials of slot reads (a dot product) of more than ``BALANCED_ONLY_LEAVES``
+  terms, or of ``SUMMARY_SUM_SLOTS`` or more that is no chain's element, as its template
+  reduction (``_realized_template_sum`` of ``eqsat.egraph.vectorize``): its terms and, for a
+  short sum, its partial sums are not loaded when that is realized, and load as before when
+  it is not.
 
 So the rules work on O(groups) e-nodes instead of O(slots), and the inert source remains a
 fallback when no summary can be realized.
@@ -355,7 +360,8 @@ class Summaries(CanonicalForms):
                     absorbed.add(i)
                     absorbed.update(interior)  # a small tree's interior is not covered yet
                     leaves.update(x for x in pos + neg if self.prog.nodes[x].op == "extract")
-                elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
+                elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES or (
+                        len(pos) + len(neg) >= SUMMARY_SUM_SLOTS and i not in self._chain_elems):
                     self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
             elif n.op == "mul" and not self._inner(i, ("mul",)):
                 factors: list[int] = []
@@ -398,8 +404,10 @@ class Summaries(CanonicalForms):
         self.template_sums -= absorbed | self.covered  # inside a summarized chain: never emitted
         for i in self.template_sums:
             pos, neg = [], []
-            self._sum_leaves(i, 1, pos, neg, top=True)
-            sub: set[int] = set()
+            interior = []
+            self._sum_leaves(i, 1, pos, neg, top=True, interior=interior)
+            # a small tree's interior is loaded live otherwise (a large one's is covered already)
+            sub: set[int] = set(interior) if len(pos) + len(neg) <= BALANCED_ONLY_LEAVES else set()
             stack = pos + neg
             while stack:
                 x = stack.pop()
@@ -461,8 +469,25 @@ class Summaries(CanonicalForms):
         """Emit ``nodes`` (covered for a template sum that found no realization) after all."""
         self.covered.difference_update(nodes)
         for x in sorted(nodes):
-            if x not in self.name:
-                self._emit(x)  # type: ignore[attr-defined]
+            self._emit_with_args(x)
+
+    def _emit_with_args(self, x: int) -> None:
+        """Emit ``x`` and, first, what it reads that is not emitted yet: a term covered for
+        another template sum too (``x[i] * y`` read by two sums' trees is covered once both
+        trees' interiors are, and listed under the second sum only)."""
+        stack = [x]
+        while stack:
+            y = stack[-1]
+            if y in self.name:
+                stack.pop()
+                continue
+            missing = [a for a in self.prog.nodes[y].args if a not in self.name]
+            if missing:
+                self.covered.difference_update(missing)
+                stack.extend(missing)
+                continue
+            stack.pop()
+            self._emit(y)  # type: ignore[attr-defined]
 
     def _chain_args(self, j: int) -> list[int]:
         """The elements node ``j`` writes into a vector (an insert's scalar, ``from_elements``'s)."""
