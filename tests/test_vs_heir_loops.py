@@ -117,7 +117,8 @@ def test_a_rotated_plaintext_is_not_counted_nor_its_product_with_a_ciphertext() 
 
 def test_a_loop_carried_value_turns_secret_through_its_yield() -> None:
     """``%acc`` starts as the plaintext zero; the yield makes it a ciphertext (propagated to a
-    fixpoint), so rotating it is a ciphertext rotation on every trip."""
+    fixpoint).  Secrecy is per value, not per trip, so its rotation counts on every trip, the
+    first (a rotation of the zero) included: an upper bound on HEIR's count, never below it."""
     body = """      %2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %zero) -> (tensor<1x8xi16>) {
         %3 = tensor_ext.rotate %acc, %c1 : tensor<1x8xi16>, index
         %4 = arith.addi %3, %input0 : tensor<1x8xi16>
