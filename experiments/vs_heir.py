@@ -13,7 +13,19 @@ Each kernel goes through HEIR's pipeline for its kind, as HEIR's own lit tests r
   --cse --heco-simd-vectorizer=unroll-fhe-kernel-loops=true`` (the vectorizer tests);
 * a scalar-only (arithmetic) kernel: ``--secretize --annotate-module="backend=openfhe
   scheme=bgv" --mlir-to-bgv`` (HEIR's BGV pipeline as its OpenFHE examples run it; it also
-  places relinearizations and modulus switches).
+  places relinearizations and modulus switches);
+* a kernel with ``linalg.`` ops: ``--secretize --annotate-module="backend=openfhe scheme=bgv"
+  --mlir-to-secret-arithmetic`` (``mlir-to-secret-arithmetic`` in the CSV): HEIR's layout
+  assignment and its linalg kernels (a matvec or a conv2d becomes a Halevi-Shoup / baby-step
+  giant-step diagonal product over ``tensor_ext.rotate``), stopping before the scheme dialect.
+  The vectorizer pipeline leaves ``linalg`` ops unlowered (0 rotations, a measurement
+  artifact), and ``--mlir-to-bgv`` runs past a minute on ``linalg_matvec_16x16``; this is the
+  same lowering up to the point where the rotations and multiplications are fixed.  Its
+  output keeps ``scf.for`` loops with constant bounds, so it is counted by running them
+  (below); it places no relinearizations (0 by construction, as for the vectorizer).  A
+  kernel this pipeline rejects (HEIR's layout passes reject some linalg ops, e.g.
+  ``linalg.pooling_nchw_sum``, a rank-1 ``linalg.generic``) is reported as HEIR failing,
+  with HEIR's first error line as the status.
 
 and through ``eqsat optimize`` (default options).  eqsat is measured the way a user running
 many kernels runs it, and also cold (``--modes``, default ``warm,batch,cold``; the first listed
@@ -33,17 +45,26 @@ gives the headline column ``eqsat_s`` and the counts, every mode gets its own co
 
 The per-kernel runs alternate (cold, warm, HEIR) so a drift in machine load hits all; median
 of ``--repeats``; the load average before each kernel is in ``load_avg``.  Counted in
-HEIR's output: rotations (any ``*.rotate*`` op), ct x ct multiplications (``bgv.mul`` /
-``ckks.mul``, or an ``arith.mul*`` whose two operands both depend on a secret value) and
-relinearizations (any ``*.relinearize`` op; the vectorizer pipeline places none, so its
-count is 0 by construction and the CSV says which pipeline ran).  eqsat's counts are its
-report's ``after.ops``.  Noisy-dialect kernels (``noisy.*``) are eqsat's only; HEIR has no
-such dialect, so they get no HEIR row.
+HEIR's output (``count_heir``), as ops *run*, not ops printed: rotations of a secret value
+(any ``*.rotate*`` op; a rotation of a plaintext, e.g. of a constant matrix's diagonal, costs
+no key switch and is not counted), ct x ct multiplications (``bgv.mul`` / ``ckks.mul``, or an
+``arith.mul*`` whose two operands both depend on a secret value) and relinearizations (any
+``*.relinearize`` op; the vectorizer and secret-arithmetic pipelines place none, so their
+count is 0 by construction and the CSV says which pipeline ran).  Loops run: an ``scf.for``
+/ ``affine.for`` with constant bounds counts its body once per trip, with the induction
+variable's value bound and the index arithmetic evaluated, so a rotation whose offset is 0
+(mod the slot count) on a trip -- the first baby step of HEIR's kernels -- is a no-op and not
+counted on it (the same holds in straight-line code: HEIR's vectorizer emits a rotation by the
+full length on a few kernels, an identity); an ``scf.if`` counts its taken branch (unknown
+condition: the larger branch); a loop without constant bounds counts once, with a warning;
+an output that runs more than ``_MAX_STEPS`` ops is not counted (status ``uncounted: ...``).
+eqsat's counts are its report's ``after.ops``.  Noisy-dialect kernels (``noisy.*``) are
+eqsat's only; HEIR has no such dialect, so they get no HEIR row.
 
 Out: ``vs_heir.csv`` (kernel, pipeline, per tool: status, rotations, muls, relins, the
-``tensor.extract``/``tensor.insert`` left in the output (a lowering pays rotations and masks
-for them, so a low rotation count beside many slot accesses is not a win; an extract of slot
-0 is free and not counted, as eqsat's report does), wall seconds; ``time_ratio`` = eqsat /
+``tensor.extract``/``tensor.insert`` of secret values left in the output (a lowering pays
+rotations and masks for them, so a low rotation count beside many slot accesses is not a win;
+an extract of slot 0 is free and not counted, as eqsat's report does), wall seconds; ``time_ratio`` = eqsat /
 HEIR; ``*_moves`` = rotations + slot accesses, the fair comparison of the two) and
 ``vs_heir.png`` (wall time per kernel for both tools on a log axis, and rotations of eqsat
 against HEIR's).
@@ -76,7 +97,8 @@ OUT = Path(__file__).resolve().parent / "out"
 VECTORIZER = ["--secretize", "--wrap-generic", "--canonicalize", "--cse",
               "--heco-simd-vectorizer=unroll-fhe-kernel-loops=true"]
 TO_BGV = ["--secretize", "--annotate-module=backend=openfhe scheme=bgv", "--mlir-to-bgv"]
-PIPELINES = {"vectorizer": VECTORIZER, "mlir-to-bgv": TO_BGV}
+TO_SECRET_ARITHMETIC = ["--secretize", "--annotate-module=backend=openfhe scheme=bgv", "--mlir-to-secret-arithmetic"]
+PIPELINES = {"vectorizer": VECTORIZER, "mlir-to-bgv": TO_BGV, "mlir-to-secret-arithmetic": TO_SECRET_ARITHMETIC}
 
 FIELDS = ["kernel", "source", "heir_pipeline",
           "eqsat_status", "eqsat_rotations", "eqsat_muls", "eqsat_relins", "eqsat_slot_accesses", "eqsat_s",
@@ -113,16 +135,37 @@ def kind(text: str) -> str:
     return "tensor" if "tensor<" in boundary or "tensor_ext." in text else "scalar"
 
 
+def pipeline_name(text: str) -> str:
+    """The HEIR pipeline (a key of ``PIPELINES``) a kernel runs through; ``""``: none (noisy)."""
+    k = kind(text)
+    if k == "noisy":
+        return ""
+    if "linalg." in text:  # the vectorizer leaves linalg unlowered; this lowers it to HEIR's kernels
+        return "mlir-to-secret-arithmetic"
+    return "vectorizer" if k == "tensor" else "mlir-to-bgv"
+
+
 _DEF = re.compile(r"^\s*(?P<res>%[\w$.\-]+(?::\d+)?(?:\s*,\s*%[\w$.\-]+)*)\s*=\s*(?P<op>\"?[a-z_]+\.[a-z_0-9.]+\"?)"
                   r"(?P<rest>.*)$")
 _USE = re.compile(r"%[\w$.\-]+")
-_INDEX_CONST = re.compile(r"^\s*(%[\w$.\-]+)\s*=\s*arith\.constant\s+(-?\d+)\s*:\s*index")
 _INDEX = re.compile(r"\[\s*(%[\w$.\-]+)\s*\]")
 _BLOCK_ARGS = re.compile(r"^\s*\^[\w]+\((?P<args>[^)]*)\)")
+_FUNC_HEAD = re.compile(r"^\s*func\.func\s+(?:private\s+)?@[\w$.]+\(")
+_NAME = r"%[\w$.\-]+"
+_BOUND = r"(?:%[\w$.\-]+|-?\d+)"
+_FOR = re.compile(rf"^\s*(?:(?P<res>{_NAME})(?::\d+)?\s*=\s*)?(?P<op>scf\.for|affine\.for)\s+(?P<iv>{_NAME})\s*=\s*"
+                  rf"(?P<lb>{_BOUND})\s+to\s+(?P<ub>{_BOUND})(?:\s+step\s+(?P<step>{_BOUND}))?"
+                  r"(?:\s+iter_args\((?P<iters>[^)]*)\))?")
+_INT_CONST = re.compile(r"^arith\.constant\s+(-?\d+|true|false)\b")
+_OFFSET_ATTR = re.compile(r"\b(?:offset|index|shift)\s*=\s*(-?\d+)")
+_LAST_DIM = re.compile(r"tensor<(?:\d+x)*(\d+)x[a-z!]")
+_SECRET_TYPES = ("!secret.secret", "!lwe.", "!bgv.", "!ckks.")
+_SCHEME_DIALECTS = ("bgv", "bfv", "ckks", "openfhe", "lwe")  # their rotations act on ciphertexts
+_MAX_STEPS = 2_000_000  # ops run in one counted output; beyond that the count gives up
 
 
 class Counts:
-    """Op counts in one tool's output."""
+    """Op counts in one tool's output (for HEIR's: ops run, loop trips included)."""
 
     def __init__(self, rotations: int = 0, muls: int = 0, relins: int = 0, slot_accesses: int = 0,
                  ops: dict[str, int] | None = None) -> None:
@@ -131,87 +174,355 @@ class Counts:
         self.relins = relins
         self.slot_accesses = slot_accesses  # tensor.extract / insert left (a lowering pays rotations for them)
         self.ops = ops if ops is not None else {}
+        self.unknown_loops = 0  # loops of HEIR's output whose trip count was not a constant: body counted once
 
     def __repr__(self) -> str:
         return (f"Counts(rotations={self.rotations}, muls={self.muls}, relins={self.relins}, "
                 f"slot_accesses={self.slot_accesses})")
 
+    def add(self, other: Counts) -> None:
+        self.rotations += other.rotations
+        self.muls += other.muls
+        self.relins += other.relins
+        self.slot_accesses += other.slot_accesses
+        self.unknown_loops += other.unknown_loops
+        for k, v in other.ops.items():
+            self.ops[k] = self.ops.get(k, 0) + v
 
-def count_heir(text: str) -> Counts:
-    """Rotations, ct x ct muls and relinearizations in HEIR's output text.
+    def add_max(self, a: Counts, b: Counts) -> None:
+        """Add the larger of ``a`` and ``b``, field by field (the two branches of an ``scf.if``
+        whose condition is not a constant: at most one runs)."""
+        self.add(Counts(max(a.rotations, b.rotations), max(a.muls, b.muls), max(a.relins, b.relins),
+                        max(a.slot_accesses, b.slot_accesses),
+                        {k: max(a.ops.get(k, 0), b.ops.get(k, 0)) for k in {*a.ops, *b.ops}}))
+        self.unknown_loops += max(a.unknown_loops, b.unknown_loops)
 
-    A value is secret when it is a ``secret.generic`` block argument, has a secret, LWE or
-    scheme ciphertext type, or is computed from a secret value; ``arith.mul*`` counts as
-    ct x ct only when both operands are secret.  ``bgv.mul``/``ckks.mul`` are ct x ct by
-    definition (their plaintext forms are ``*.mul_plain``).  A text with no secret marking at
-    all has every function argument secret (eqsat's plain-MLIR convention).  The kernel's
-    function counts: where HEIR marks its functions' roles (``heir.interface``, the
-    ``--mlir-to-bgv`` output: ``@k__preprocessing`` encodes the constants, ``@k__preprocessed``
-    with role ``server.evaluate`` computes, ``@k`` calls the two, client encrypt/decrypt
-    helpers follow), every ``server.evaluate`` function; else the first function."""
-    secret: set[str] = set()
-    index_consts: dict[str, int] = {}  # %c = arith.constant N : index
-    c = Counts()
-    funcs_seen = False
-    by_role = "heir.interface" in text
-    counting = True
-    plain_args_secret = "secret" not in text  # no secret marking at all: every argument is secret
-    for line in text.splitlines():
-        fa = _FUNC.search(line)
-        if fa:
-            if by_role:
-                counting = "server.evaluate" in line
-            elif funcs_seen:
-                break  # HEIR appends client helpers (encrypt / decrypt) after the kernel: not counted
-            funcs_seen = True
-            secret = set()
-            index_consts = {}
-            if counting:
-                for arg in fa.group("args").split(","):
-                    name, _, ty = arg.partition(":")
-                    if plain_args_secret or any(w in ty for w in ("secret", "lwe", "bgv", "ckks", "!ct")):
-                        secret.add(name.strip())
+
+class _Op:
+    """One op line of an MLIR text and the regions it opens (a line ending in ``{`` opens one,
+    ``} else {`` closes it and opens the next)."""
+
+    __slots__ = ("line", "regions")
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.regions: list[list[_Op]] = []
+
+
+def _tree(text: str) -> list[_Op]:
+    """The ops of ``text`` nested by their regions (HEIR prints one op per line)."""
+    top: list[_Op] = []
+    stack: list[tuple[_Op | None, list[_Op]]] = [(None, top)]
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("//"):
             continue
-        if not counting:
+        if line.startswith("}"):
+            owner = stack.pop()[0] if len(stack) > 1 else None
+            if owner is not None and line.endswith("{"):
+                owner.regions.append([])
+                stack.append((owner, owner.regions[-1]))
             continue
-        if "secret.secret" in line or "!lwe." in line or "!bgv." in line or "!ckks." in line:
-            head = line.split("=", 1)[0] if "=" in line else ""
-            for name in _USE.findall(head):
-                secret.add(name)
+        op = _Op(line)
+        stack[-1][1].append(op)
+        if line.endswith("{"):
+            op.regions.append([])
+            stack.append((op, op.regions[-1]))
+    return top
+
+
+def _functions(ops: list[_Op]) -> list[_Op]:
+    found: list[_Op] = []
+    for op in ops:
+        if _FUNC_HEAD.match(op.line):
+            found.append(op)
+        else:
+            for region in op.regions:
+                found.extend(_functions(region))
+    return found
+
+
+def _func_args(line: str) -> list[tuple[str, str]]:
+    """``(name, type)`` of each argument of a ``func.func`` line (balanced parentheses)."""
+    start = line.index("(", line.index("@")) + 1
+    depth, end = 1, start
+    while depth and end < len(line):
+        depth += {"(": 1, ")": -1}.get(line[end], 0)
+        end += 1
+    args = []
+    for arg in _top_level_split(line[start:end - 1], ","):
+        name, _, ty = arg.partition(":")
+        if name.strip().startswith("%"):
+            args.append((name.strip(), ty))
+    return args
+
+
+def _results(m: re.Match[str]) -> list[str]:
+    return [r.strip().split(":")[0] for r in m.group("res").split(",")]
+
+
+def _operands(rest: str) -> list[str]:
+    return _USE.findall(rest.split(":")[0])
+
+
+def _yields(op: _Op) -> list[list[str]]:
+    """The operands of each region's ``*.yield`` terminator."""
+    out = []
+    for region in op.regions:
+        for inner in region:
+            head = inner.line.split(" ", 1)
+            if head[0].endswith(".yield"):
+                out.append(_operands(head[1] if len(head) > 1 else ""))
+    return out
+
+
+def _iter_args(m: re.Match[str]) -> list[tuple[str, str]]:
+    pairs = []
+    for part in (m.group("iters") or "").split(","):
+        name, _, init = part.partition("=")
+        if name.strip():
+            pairs.append((name.strip(), init.strip()))
+    return pairs
+
+
+def _taint(ops: list[_Op], secret: set[str], parent: _Op | None) -> None:
+    """One pass of secret propagation over ``ops`` (``_secrets`` repeats it to a fixpoint: a
+    loop's carried value turns secret when its yield does)."""
+    for op in ops:
+        line = op.line
         b = _BLOCK_ARGS.match(line)
         if b:
-            for arg in b.group("args").split(","):
-                name = arg.split(":")[0].strip()
-                if name.startswith("%"):
+            if parent is not None and (parent.line.split("=", 1)[-1].lstrip().startswith("secret.generic") or
+                                       any(u in secret for u in _operands(parent.line.split("=", 1)[-1]))):
+                secret.update(a.split(":")[0].strip() for a in b.group("args").split(",") if a.strip())
+            continue
+        f = _FOR.match(line)
+        if f:
+            carried = _iter_args(f)
+            ys = _yields(op)
+            for i, (name, init) in enumerate(carried):
+                if init in secret or (ys and i < len(ys[0]) and ys[0][i] in secret):
                     secret.add(name)
+            for region in op.regions:
+                _taint(region, secret, op)
+            if f.group("res") and any(name in secret for name, _ in carried):
+                secret.add(f.group("res"))
             continue
+        for region in op.regions:
+            _taint(region, secret, op)
         m = _DEF.match(line)
-        if not m:
+        if not m or m.group("op").strip('"') == "arith.constant":
             continue
-        op = m.group("op").strip('"')
+        rest = m.group("rest")
+        if (any(u in secret for u in _operands(rest)) or any(t in rest for t in _SECRET_TYPES)
+                or any(u in secret for ys in _yields(op) for u in ys)):
+            secret.update(_results(m))
+
+
+def _secrets(func: _Op, args: set[str]) -> set[str]:
+    secret = set(args)
+    while True:
+        size = len(secret)
+        for region in func.regions:
+            _taint(region, secret, func)
+        if len(secret) == size:
+            return secret
+
+
+def _c_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+_INT_OPS: dict[str, Any] = {
+    "addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a, b: a * b,
+    "floordivsi": lambda a, b: a // b, "divsi": _c_div, "divui": lambda a, b: a // b,
+    "ceildivsi": lambda a, b: -(-a // b), "ceildivui": lambda a, b: -(-a // b),
+    "remsi": lambda a, b: a - b * _c_div(a, b), "remui": lambda a, b: a % b,
+    "minsi": min, "maxsi": max, "minui": min, "maxui": max,
+    "andi": lambda a, b: a & b, "ori": lambda a, b: a | b, "xori": lambda a, b: a ^ b,
+    "shli": lambda a, b: a << b, "shrsi": lambda a, b: a >> b, "shrui": lambda a, b: a >> b,
+}
+_CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "bitcast")
+_CMP: dict[str, Any] = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b,
+    "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b, "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b,
+    "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b,
+}
+
+
+class _Runner:
+    """Runs a function of HEIR's output the way it executes: every ``scf.for`` /
+    ``affine.for`` with constant bounds once per trip (its induction variable bound, so index
+    arithmetic, ``scf.if`` conditions and rotation offsets take their per-trip values), the
+    taken branch of an ``scf.if`` (both unknown: the larger count).  Counted per op run:
+    rotations of a secret value by an offset that is not 0 (mod the slot count) at run time,
+    ct x ct muls, relinearizations, slot accesses on secret values."""
+
+    def __init__(self, secret: set[str]) -> None:
+        self.secret = secret
+        self.env: dict[str, int] = {}  # integer / index values known at this point of the run
+        self.steps = 0
+
+    def value(self, token: str | None) -> int | None:
+        if token is None:
+            return None
+        if re.fullmatch(r"-?\d+", token):
+            return int(token)
+        return self.env.get(token)
+
+    def run(self, ops: list[_Op], c: Counts) -> None:
+        for op in ops:
+            self.steps += 1
+            if self.steps > _MAX_STEPS:
+                raise ValueError(f"more than {_MAX_STEPS} ops run")
+            f = _FOR.match(op.line)
+            if f:
+                self.loop(f, op, c)
+                continue
+            m = _DEF.match(op.line)
+            if m is None:
+                for region in op.regions:
+                    self.run(region, c)
+                continue
+            name = m.group("op").strip('"')
+            if name == "scf.if" and len(op.regions) in (1, 2):
+                self.branch(m, op, c)
+                continue
+            self.scalar(name, m)
+            self.count(name, m, op.line, c)
+            for region in op.regions:
+                self.run(region, c)
+
+    def loop(self, f: re.Match[str], op: _Op, c: Counts) -> None:
+        lb, ub = self.value(f.group("lb")), self.value(f.group("ub"))
+        step = self.value(f.group("step")) if f.group("step") else 1
+        iv = f.group("iv")
+        if lb is None or ub is None or not step or step < 0:
+            c.unknown_loops += 1
+            self.env.pop(iv, None)
+            for region in op.regions:
+                self.run(region, c)
+            return
+        for i in range(lb, ub, step):
+            self.env[iv] = i
+            for region in op.regions:
+                self.run(region, c)
+
+    def branch(self, m: re.Match[str], op: _Op, c: Counts) -> None:
+        operands = _operands(m.group("rest"))
+        cond = self.value(operands[0]) if operands else None
+        if cond is not None:
+            if cond:
+                self.run(op.regions[0], c)
+            elif len(op.regions) == 2:
+                self.run(op.regions[1], c)
+            return
+        then, other = Counts(), Counts()
+        self.run(op.regions[0], then)
+        if len(op.regions) == 2:
+            self.run(op.regions[1], other)
+        c.add_max(then, other)
+
+    def scalar(self, name: str, m: re.Match[str]) -> None:
+        """Bind the value of an integer / index op whose operands are known."""
+        res = _results(m)[0]
+        self.env.pop(res, None)
+        rest = m.group("rest")
+        if name == "arith.constant":
+            k = _INT_CONST.match(name + rest)
+            if k and "tensor<" not in rest and "vector<" not in rest:
+                word = k.group(1)
+                self.env[res] = int(word == "true") if word in ("true", "false") else int(word)
+            return
+        if not name.startswith("arith.") or "tensor<" in rest or "vector<" in rest:
+            return
+        short = name.split(".", 1)[1]
+        args = [self.value(u) for u in _operands(rest)]
+        if any(a is None for a in args):
+            return
+        vals = [a for a in args if a is not None]
+        if short in _INT_OPS and len(vals) == 2:
+            if short in ("floordivsi", "divsi", "divui", "ceildivsi", "ceildivui", "remsi", "remui") and vals[1] == 0:
+                return
+            self.env[res] = int(_INT_OPS[short](vals[0], vals[1]))
+        elif short in _CASTS and len(vals) == 1:
+            self.env[res] = vals[0]
+        elif short == "cmpi" and len(vals) == 2:
+            pred = rest.strip().split(",", 1)[0].strip()
+            if pred in _CMP:
+                self.env[res] = int(_CMP[pred](vals[0], vals[1]))
+        elif short == "select" and len(vals) == 3:
+            self.env[res] = vals[1] if vals[0] else vals[2]
+
+    def count(self, op: str, m: re.Match[str], line: str, c: Counts) -> None:
         c.ops[op] = c.ops.get(op, 0) + 1
-        const = _INDEX_CONST.match(line)
-        if const:
-            index_consts[const.group(1)] = int(const.group(2))
-        operands = [u for u in _USE.findall(m.group("rest").split(":")[0])]
-        results = [r.strip().split(":")[0] for r in m.group("res").split(",")]
-        is_secret = any(u in secret for u in operands) or any(
-            s in m.group("rest") for s in ("!secret.secret", "!lwe.", "!bgv.", "!ckks."))
-        if is_secret and op != "arith.constant":
-            secret.update(results)
-        name = op.split(".", 1)[1]
-        if "rotate" in name:
+        rest = m.group("rest")
+        operands = _operands(rest)
+        short = op.split(".", 1)[1]
+        if "rotate" in short:
+            scheme_op = op.split(".", 1)[0] in _SCHEME_DIALECTS  # rotates ciphertexts only
+            if not scheme_op and (not operands or operands[0] not in self.secret):
+                return  # a plaintext (e.g. a diagonal of a constant matrix) rotated: no key switch
+            attr = _OFFSET_ATTR.search(rest)
+            offset = int(attr.group(1)) if attr else self.value(operands[1] if len(operands) > 1 else None)
+            dim = _LAST_DIM.search(rest)
+            slots = int(dim.group(1)) if dim else 0
+            if offset is not None and (offset == 0 or (slots and offset % slots == 0)):
+                return  # a rotation by 0 at run time: no op
             c.rotations += 1
-        elif name == "relinearize":
+        elif short == "relinearize":
             c.relins += 1
         elif op in ("tensor.extract", "tensor.insert"):
-            idx = _INDEX.search(m.group("rest"))
-            slot0 = op == "tensor.extract" and idx is not None and index_consts.get(idx.group(1)) == 0
+            if not any(u in self.secret for u in operands):
+                return
+            idx = _INDEX.search(rest)
+            slot0 = op == "tensor.extract" and idx is not None and self.value(idx.group(1)) == 0
             # not a ciphertext of a packed list; reading slot 0 is free (eqsat counts it so too)
             c.slot_accesses += "!ct" not in line and "!lwe." not in line and not slot0
         else:
-            both_secret = len(operands) >= 2 and all(u in secret for u in operands[:2])
+            both_secret = len(operands) >= 2 and all(u in self.secret for u in operands[:2])
             c.muls += op in ("bgv.mul", "ckks.mul", "bfv.mul") or (op in ("arith.muli", "arith.mulf") and both_secret)
+
+
+def count_heir(text: str) -> Counts:
+    """Rotations, ct x ct muls, relinearizations and slot accesses HEIR's output runs.
+
+    A value is secret when it is a block argument of a ``secret.generic`` body (or of a
+    region whose op takes a secret operand), has a secret, LWE or scheme ciphertext type, or
+    is computed from a secret value; a loop-carried value (``iter_args``) is secret when its
+    initial or its yielded value is (propagated to a fixpoint).  Rotations count only of a
+    secret value (HEIR's kernels also rotate plaintext diagonals, which costs no key switch)
+    or by a scheme dialect's op (``bgv.rotate_cols`` ...: ciphertexts by definition);
+    ``arith.mul*`` counts as ct x ct only when both operands are secret; ``bgv.mul`` /
+    ``ckks.mul`` are ct x ct by definition (their plaintext forms are ``*.mul_plain``).  A text
+    with no secret marking at all has every function argument secret (eqsat's plain-MLIR
+    convention).
+
+    Counts are of ops *run*, not ops printed: the function is executed symbolically
+    (``_Runner``) -- a loop with constant bounds (``scf.for``, ``affine.for``) runs its body
+    once per trip with the induction variable bound, index arithmetic (``arith.addi`` / ``muli``
+    / ``cmpi`` / ``select`` / casts ...) is evaluated, so a rotation whose offset is 0 (mod the
+    slot count) on some trip, as HEIR's baby-step loops start, is a no-op and not counted on
+    that trip; an ``scf.if`` runs its taken branch (condition unknown: the larger of the two
+    counts); a loop whose bounds are not constants counts its body once
+    (``Counts.unknown_loops`` says how many).  Straight-line outputs count as before.
+
+    The kernel's function counts: where HEIR marks its functions' roles (``heir.interface``, the
+    ``--mlir-to-bgv`` output: ``@k__preprocessing`` encodes the constants, ``@k__preprocessed``
+    with role ``server.evaluate`` computes, ``@k`` calls the two, client encrypt/decrypt
+    helpers follow), every ``server.evaluate`` function; else the first function."""
+    funcs = _functions(_tree(text))
+    # without roles, HEIR appends client helpers (encrypt / decrypt) after the kernel: not counted
+    funcs = [f for f in funcs if "server.evaluate" in f.line] if "heir.interface" in text else funcs[:1]
+    plain_args_secret = "secret" not in text  # no secret marking at all: every argument is secret
+    c = Counts()
+    for func in funcs:
+        args = {name for name, ty in _func_args(func.line)
+                if plain_args_secret or any(w in ty for w in ("secret", "lwe", "bgv", "ckks", "!ct"))}
+        runner = _Runner(_secrets(func, args))
+        for region in func.regions:
+            runner.run(region, c)
     return c
 
 
@@ -377,8 +688,15 @@ def heir_input(path: Path, folder: Path) -> Path:
 def run_heir(heir_opt: Path, path: Path, pipeline: list[str], timeout: float) -> Run:
     rc, out, err, secs = _timed([str(heir_opt), *pipeline, str(path)], timeout)
     if rc != 0:
-        return Run("timeout" if rc == -1 else f"failed: {_first_line(err)}", [secs])
-    return Run("ok", [secs], count_heir(out))
+        return Run("timeout" if rc == -1 else f"failed: {_first_line(err.replace(str(path), path.name))}", [secs])
+    try:
+        counts = count_heir(out)
+    except ValueError as e:  # an output that runs more ops than the counter executes
+        return Run(f"uncounted: {e}", [secs])
+    if counts.unknown_loops:
+        print(f"vs_heir: {path.name}: {counts.unknown_loops} loops of HEIR's output have no constant trip count; "
+              "their bodies are counted once", file=sys.stderr)
+    return Run("ok", [secs], counts)
 
 
 def _merge(acc: Run | None, new: Run) -> Run:
@@ -393,9 +711,7 @@ def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float,
             batch: dict[str, Run] | None = None) -> dict[str, Any]:
     """One kernel's row: the per-process modes (cold, warm) and HEIR alternating, ``repeats``
     times; ``batch`` holds the batch mode's runs when it was measured (``Eqsat.batch``)."""
-    text = path.read_text()
-    k = kind(text)
-    pipe_name = "" if k == "noisy" else ("vectorizer" if k == "tensor" else "mlir-to-bgv")
+    pipe_name = pipeline_name(path.read_text())
     row: dict[str, Any] = {"kernel": path.stem, "source": path.parent.name,
                            "heir_pipeline": pipe_name, "repeats": repeats, "eqsat_mode": modes[0],
                            "load_avg": round(os.getloadavg()[0], 2)}
