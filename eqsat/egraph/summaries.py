@@ -104,6 +104,17 @@ class Summaries(CanonicalForms):
                 if c is not None:
                     const += sign * c
                     continue
+                if n.op != "extract":  # a scaled sum of slots (``_scaled_slots``)
+                    lin = self._scaled_slots(leaf)
+                    if lin is None:
+                        return None
+                    for (v, k), c in lin[0].items():
+                        if (v, k) == CONST_TERM:
+                            const += sign * c
+                        else:
+                            q = polys.setdefault(v, {})
+                            q[k] = q.get(k, 0) + sign * c
+                    continue
                 poly = polys.setdefault(n.args[0], {})
                 k = int(n.attrs[0])  # type: ignore[call-overload]
                 poly[k] = poly.get(k, 0) + sign
@@ -360,6 +371,11 @@ class Summaries(CanonicalForms):
                     absorbed.add(i)
                     absorbed.update(interior)  # a small tree's interior is not covered yet
                     leaves.update(x for x in pos + neg if self.prog.nodes[x].op == "extract")
+                    for x in pos + neg:  # scaled sums of slots, read by this sum alone
+                        scaled = None if self.prog.nodes[x].op == "extract" else self._scaled_slots(x)
+                        if scaled is not None:
+                            absorbed.update(scaled[1])
+                            leaves.update(scaled[2])
                 elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES or (
                         len(pos) + len(neg) >= SUMMARY_SUM_SLOTS and i not in self._chain_elems):
                     self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
@@ -425,12 +441,29 @@ class Summaries(CanonicalForms):
                     newly.append(x)
             self.template_cover[i] = newly
 
+    def _scaled_slots(self, x: int) -> tuple[dict[tuple[int, int], int], list[int], list[int]] | None:
+        """A leaf of a sum that is itself a linear form of slots (``(x0 + x1) * 2``:
+        ``_linear_form``) read by that sum alone, every node under it single-use and every
+        slot of a vector that is no constant: (form, interior, extracts); else None."""
+        if not self._single_use(x):
+            return None
+        lf = self._linear_form(x)
+        if lf is None:
+            return None
+        form, interior, leaves = lf
+        for y in leaves:
+            n = self.prog.nodes[y]
+            if n.op != "extract" or self.prog.nodes[n.args[0]].op in ("const", "empty"):
+                return None  # a shared interior node, or a constant's slot
+        return form, [x, *interior], leaves
+
     def _one_vector_sum(self, root: int, pos: list[int], neg: list[int]) -> bool:
         """Whether a sum with signed leaves ``pos``, ``neg`` loads as its summary, realized
         (``_realized_sum_summary``): its leaves are at least ``SUMMARY_SUM_SLOTS`` slots of
         one vector (a ciphertext: a constant's sum folds), or of several vectors read by one
-        polynomial (four 32-slot sums added: one reduction of the vectors' sum), and integer
-        constants, and, up to ``BALANCED_ONLY_LEAVES`` leaves of one vector (always for
+        polynomial (four 32-slot sums added: one reduction of the vectors' sum), integer
+        constants, and linear forms of slots that only this sum reads (``(x0 + x1) * 2``,
+        ``_scaled_slots``: such a sum is always checked by the dry run below), and, up to ``BALANCED_ONLY_LEAVES`` leaves of one vector (always for
         several), the load-time realization realizes it (else the
         balanced tree loads live, as before: the rules realize its partial sums, e.g. three
         slots read at 4, 11 and 15) and it is no element of an insertion chain (the chain's
@@ -440,16 +473,23 @@ class Summaries(CanonicalForms):
         their rotation and reduction rules kept adding terms up to the iteration limit."""
         srcs: set[int] = set()
         slots = 0
+        scaled = False
         for x in pos + neg:
             n = self.prog.nodes[x]
             if n.op == "extract" and self.prog.nodes[n.args[0]].op not in ("const", "empty"):
                 srcs.add(n.args[0])
                 slots += 1
             elif self._int_const(x) is None:
-                return False
+                lin = self._scaled_slots(x)
+                if lin is None:
+                    return False
+                terms = [k for k in lin[0] if k != CONST_TERM]
+                srcs.update(v for v, _ in terms)
+                slots += len(terms)
+                scaled = True
         if not srcs or slots < SUMMARY_SUM_SLOTS:
             return False
-        if len(srcs) == 1 and len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
+        if len(srcs) == 1 and len(pos) + len(neg) > BALANCED_ONLY_LEAVES and not scaled:
             return True  # the inert source loads beside a summary that finds no realization
         if root in self._chain_elems:
             return False  # a chain's element: vectorized with its chain (``eqsat.egraph.vector_chains``)

@@ -328,3 +328,40 @@ def test_small_sums_sharing_a_term_load_it_once_when_no_template_applies() -> No
         prog = b.finish([s1, s2])
         res = optimize(prog)
         assert equal_on_random_inputs(prog, res.program)
+
+
+def test_sum_with_a_scaled_partial_sum_loads_as_one_reduction() -> None:
+    """``(x0 + x1) * 2 + x3 + ... + x7 + x2`` (HEIR's rotate_and_reduce
+    @not_supported_mixed_op_non_tensor_operands): the scaled partial sum is a linear form of
+    slots read by the sum alone, so the whole sum is one polynomial ``2 + 2r + r^2 + ... +
+    r^7`` realized at load; no scalar slot read or product is loaded."""
+    b = Builder("scaled")
+    x = b.arg("x", Type((8,), "i16", True))
+    two = b.const(2, Type((), "i16", False))
+    acc = b.mul(b.add(b.extract(x, 0), b.extract(x, 1)), two)
+    for i in (3, 4, 5, 6, 7, 2):
+        acc = b.add(acc, b.extract(x, i))
+    prog = b.finish([acc])
+    loader = Loader(prog)
+    loader.load()
+    assert [r for r in loader.rows["LinRot"] if r[2] == "-3..-1/1*1,0*2,1*2,2..4/1*1"]
+    assert not [r for r in loader.rows["Ext"] if r[2] != 0]  # no slot read but the result's
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("rotate", 0) == 3 and ops.get("extract", 0) == 0, ops
+    assert equal_on_random_inputs(prog, res.program)
+
+
+def test_scaled_partial_sum_read_twice_is_not_absorbed() -> None:
+    """The same partial sum also returned on its own: it is not the sum's alone, so the
+    sum keeps its terms (no summary over it) and both results stay right."""
+    b = Builder("shared_scaled")
+    x = b.arg("x", Type((8,), "i16", True))
+    two = b.const(2, Type((), "i16", False))
+    part = b.mul(b.add(b.extract(x, 0), b.extract(x, 1)), two)
+    acc = part
+    for i in (3, 4, 5, 6, 7, 2):
+        acc = b.add(acc, b.extract(x, i))
+    prog = b.finish([acc, part])
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
