@@ -104,7 +104,7 @@ class Summaries(CanonicalForms):
                 if c is not None:
                     const += sign * c
                     continue
-                if n.op != "extract":  # a scaled sum of slots (``_scaled_slots``)
+                if n.op != "extract" or self._reads_tree(leaf):  # a scaled sum of slots (``_scaled_slots``)
                     lin = self._scaled_slots(leaf)
                     if lin is None:
                         return None
@@ -372,7 +372,8 @@ class Summaries(CanonicalForms):
                     absorbed.update(interior)  # a small tree's interior is not covered yet
                     leaves.update(x for x in pos + neg if self.prog.nodes[x].op == "extract")
                     for x in pos + neg:  # scaled sums of slots, read by this sum alone
-                        scaled = None if self.prog.nodes[x].op == "extract" else self._scaled_slots(x)
+                        plain = self.prog.nodes[x].op == "extract" and not self._reads_tree(x)
+                        scaled = None if plain else self._scaled_slots(x)
                         if scaled is not None:
                             absorbed.update(scaled[1])
                             leaves.update(scaled[2])
@@ -395,7 +396,7 @@ class Summaries(CanonicalForms):
                 self.covered.add(e)
         self.covered.update(x for x in absorbed if x not in self.summarized_chains and x not in self.summarized_sums
                             and x not in self.summarized_prods
-                            and self.prog.nodes[x].op in ("add", "sub", "neg", "mul"))
+                            and self.prog.nodes[x].op in ("add", "sub", "neg", "mul", "rotate"))
         users: dict[int, list[int]] = {}
         for j in self.prog.live():
             for a in self.prog.nodes[j].args:
@@ -441,13 +442,50 @@ class Summaries(CanonicalForms):
                     newly.append(x)
             self.template_cover[i] = newly
 
+    def _reads_tree(self, x: int) -> bool:
+        """Whether ``x`` is a slot read of a tree ``_read_through`` reads through."""
+        n = self.prog.nodes[x]
+        return n.op == "extract" and self._read_through(n.args[0], int(n.attrs[0])) is not None  # type: ignore[call-overload]
+
+    def _read_through(self, vec: int, j: int) -> tuple[dict[tuple[int, int], int], list[int]] | None:
+        """Slot ``j`` of ``vec`` when ``vec`` is a tree of vector add/sub/neg and rotations by
+        constants (``(rot(v, 1) + rot(v, 2))[0] = v[1] + v[2]``): ({(base, slot): c}, the
+        tree's nodes that only it reads, from ``vec`` down: a sum may absorb those); None
+        for any other vector, or a base that is a constant."""
+        through = ("add", "sub", "neg", "rotate")
+        if self.prog.nodes[vec].op not in through:
+            return None
+        slots = self.prog.nodes[vec].type.slots
+        terms: dict[tuple[int, int], int] = {}
+        nodes: list[int] = []
+        stack = [(vec, j, 1, self._single_use(vec))]
+        while stack:
+            x, at, c, own = stack.pop()
+            m = self.prog.nodes[x]
+            if m.op not in through:
+                if m.op in ("const", "empty") or m.type.slots != slots or x in self.covered:
+                    return None
+                key = (x, at % slots)
+                terms[key] = terms.get(key, 0) + c
+                continue
+            if own:
+                nodes.append(x)
+            if m.op == "rotate":
+                kids = [(m.args[0], at + int(m.attrs[0]), c)]  # type: ignore[call-overload]
+            elif m.op == "neg":
+                kids = [(m.args[0], at, -c)]
+            else:
+                kids = [(m.args[0], at, c), (m.args[1], at, c if m.op == "add" else -c)]
+            stack.extend((y, a, d, own and self._single_use(y)) for y, a, d in kids)
+        return terms, nodes
+
     def _scaled_slots(self, x: int) -> tuple[dict[tuple[int, int], int], list[int], list[int]] | None:
         """A leaf of a sum that is itself a linear form of slots (``(x0 + x1) * 2``:
         ``_linear_form``) read by that sum alone, every node under it single-use and every
         slot of a vector that is no constant: (form, interior, extracts); else None."""
         if not self._single_use(x):
             return None
-        lf = self._linear_form(x)
+        lf = self._linear_form(x, through=True)
         if lf is None:
             return None
         form, interior, leaves = lf
@@ -463,8 +501,9 @@ class Summaries(CanonicalForms):
         one vector (a ciphertext: a constant's sum folds), or of several vectors read by one
         polynomial (four 32-slot sums added: one reduction of the vectors' sum), integer
         constants, and linear forms of slots that only this sum reads (``(x0 + x1) * 2``,
-        ``_scaled_slots``: such a sum is always checked by the dry run below), and, up to ``BALANCED_ONLY_LEAVES`` leaves of one vector (always for
-        several), the load-time realization realizes it (else the
+        ``_scaled_slots``, and slot reads of a sum of rotations, ``_read_through``: such a
+        sum is always checked by the dry run below), and, up to ``BALANCED_ONLY_LEAVES``
+        leaves of one vector (always for several), the load-time realization realizes it (else the
         balanced tree loads live, as before: the rules realize its partial sums, e.g. three
         slots read at 4, 11 and 15) and it is no element of an insertion chain (the chain's
         vector form reads its elements' source: box blur 8x8 grew 842 -> 5,423 e-nodes with
@@ -476,7 +515,8 @@ class Summaries(CanonicalForms):
         scaled = False
         for x in pos + neg:
             n = self.prog.nodes[x]
-            if n.op == "extract" and self.prog.nodes[n.args[0]].op not in ("const", "empty"):
+            plain = n.op == "extract" and not self._reads_tree(x)
+            if plain and self.prog.nodes[n.args[0]].op not in ("const", "empty"):
                 srcs.add(n.args[0])
                 slots += 1
             elif self._int_const(x) is None:
@@ -548,10 +588,12 @@ class Summaries(CanonicalForms):
                 break
         return list(written.values())
 
-    def _linear_form(self, e: int) -> tuple[dict[tuple[int, int], int], list[int], list[int]] | None:
+    def _linear_form(self, e: int, through: bool = False) -> tuple[dict[tuple[int, int], int], list[int],
+                                                                       list[int]] | None:
         """``e`` as ``c0 + sum c * v[j]`` over single-use add/sub/neg/mul-by-integer nodes:
         ({(v, j): c, CONST_TERM: c0}, single-use interior nodes, extract leaves and shared
-        interior nodes), or None."""
+        interior nodes), or None. ``through``: a slot read of a single-use sum of rotations
+        reads its bases' slots (``_read_through``)."""
         form: dict[tuple[int, int], int] = {}
         interior: list[int] = []
         leaves: list[int] = []
@@ -564,10 +606,16 @@ class Summaries(CanonicalForms):
                 form[CONST_TERM] = form.get(CONST_TERM, 0) + c * value
                 continue
             if n.op == "extract":
-                if n.args[0] in self.covered:
+                read = self._read_through(n.args[0], int(n.attrs[0])) if through else None  # type: ignore[call-overload]
+                if read is None and n.args[0] in self.covered:
                     return None
-                key = (n.args[0], int(n.attrs[0]))  # type: ignore[call-overload]
-                form[key] = form.get(key, 0) + c
+                if read is not None:  # (its tree is covered once planned: read through it still)
+                    for key, d in read[0].items():
+                        form[key] = form.get(key, 0) + c * d
+                    interior.extend(read[1])
+                else:
+                    key = (n.args[0], int(n.attrs[0]))  # type: ignore[call-overload]
+                    form[key] = form.get(key, 0) + c
                 leaves.append(i)
                 continue
             shared = i != e and not self._single_use(i)  # e.g. x[j] * w read by three slots
