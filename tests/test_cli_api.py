@@ -95,17 +95,18 @@ def test_costs_override_changes_the_choice(capsys, tmp_path) -> None:  # type: i
 
 def test_limit_is_reported_and_result_still_correct(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     out_file = tmp_path / "o.mlir"
-    # a kernel that saturates in more than 2 iterations (sum_loop's sum now loads realized: 1)
-    code, out, _ = run_cli(capsys, "optimize", str(EX / "dot_product_8.mlir"), "--iteration-limit", "2", "--json",
+    # a kernel that saturates in more than 2 iterations (sum_loop's sum and dot_product_8 now
+    # load realized: 1; mul_by_9's chain takes 6)
+    code, out, _ = run_cli(capsys, "optimize", str(EX / "mul_by_9.mlir"), "--iteration-limit", "2", "--json",
                            "-o", str(out_file))
     assert code == 0
     r = json.loads(out)
     assert r["stop_reason"] == "iteration_limit" and r["egraph"]["iterations"] == 2
-    original = eqsat.parse_mlir((EX / "dot_product_8.mlir").read_text())[0]
+    original = eqsat.parse_mlir((EX / "mul_by_9.mlir").read_text())[0]
     optimized = eqsat.parse_mlir(out_file.read_text())[0]
     inputs = random_inputs(original, 0)
     assert results_equal(evaluate(original, inputs), evaluate(optimized, inputs))
-    code, out, _ = run_cli(capsys, "optimize", str(EX / "dot_product_8.mlir"), "--node-limit", "10", "--json")
+    code, out, _ = run_cli(capsys, "optimize", str(EX / "mul_by_9.mlir"), "--node-limit", "10", "--json")
     assert json.loads(out)["stop_reason"] == "node_limit"
 
 

@@ -183,9 +183,9 @@ def test_auto_extraction_reports_whether_its_proof_finished(monkeypatch: pytest.
     from eqsat.frontend.mlir import parse_mlir
     from eqsat.pipeline import optimize
 
-    # a model whose proof takes a search (rr_product_loop_8's e-graph, smaller since its
-    # products load realized, is proven at once)
-    prog = parse_mlir((ROOT / "examples" / "dot_product_8.mlir").read_text())[0]
+    # a model whose proof takes a search (rr_product_loop_8's and dot_product_8's e-graphs,
+    # smaller since their products and sums load realized, are proven at once)
+    prog = parse_mlir((ROOT / "examples" / "roberts_cross_16x16.mlir").read_text())[0]
     proven = optimize(prog, "bgv", extraction="ilp").report
     monkeypatch.setattr(milp, "PROOF_STALL_S", 0.0)
     quick = optimize(prog, "bgv", extraction="auto").report
