@@ -184,6 +184,14 @@ class Session:
                     f"{analysis} (run-with eqsat-bo {combined}))")
         return f"(seq {analysis} (run {combined}))"
 
+    def iteration(self, rulesets: Sequence[Any]) -> str:
+        """The schedule of one iteration without back-off: one run of the rules, then the
+        analyses (with them the rules' oracle tables) to their fixpoint, so that the next
+        iteration's rules match on them. Its report's first iteration is the rules' run
+        (``rules_changed``)."""
+        analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
+        return f"(seq (run {self.ruleset_name(rulesets)}) {analysis})"
+
     def drop_slot_facts(self) -> None:
         """Delete the slot analyses' rows (``DROP_SLOT_FACTS``): for a session whose e-graph is
         only serialized, or analysed for noise (which reads neither), from here on. The terms
@@ -217,38 +225,40 @@ class Session:
         # our rules contain no raw associativity/commutativity, so by default every rule runs on
         # every match; egglog's back-off scheduler (4x slower per iteration here) is opt-in
         backoff = limits.match_limit > 0
-        # without back-off, the analyses and the rules run as two schedules and only the rules'
-        # run tells whether the iteration changed anything: the e-graph is at its fixpoint once
-        # the rules, run on analyses at theirs, add nothing, even when those analyses (the
-        # oracle tables among them) took in the previous iteration's new terms -- one
-        # iteration earlier than a quiet step of both, the same e-graph
-        step = self.step(rulesets, limits.match_limit) if backoff else f"(run {self.ruleset_name(rulesets)})"
         analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
+        # without back-off, one egglog call an iteration (``iteration``): the rules, then the
+        # analyses to their fixpoint for the next iteration; only the rules' run tells whether
+        # the iteration changed anything (its report comes first): the e-graph is at its
+        # fixpoint once the rules, run on analyses at theirs, add nothing, even when those
+        # analyses (the oracle tables among them) took in the previous iteration's new terms --
+        # one iteration earlier than a quiet step of both, the same e-graph
+        step = self.step(rulesets, limits.match_limit) if backoff else self.iteration(rulesets)
+        if not backoff:
+            self.run_schedule(analysis)  # at its fixpoint already after loading (a quiet run)
         stop = StopReason.ITERATION_LIMIT
         it = 0
         quiet = 0
         while it < limits.iterations:
             it += 1
-            if not backoff:
-                self.run_schedule(analysis)
             rep = self.run_schedule(step)
             for name, cnt in rep.num_matches_per_rule.items():
                 if cnt and not name.startswith((ANALYSIS_PREFIX, TABLE_PREFIX)):  # rewrites, not analyses
                     matches[name] = matches.get(name, 0) + cnt
             # the back-off scheduler may ban rules for an iteration: then only report
             # saturation after two quiet iterations in a row
-            quiet = quiet + 1 if not rep.updated else 0
+            quiet = quiet + 1 if not (rep.updated if backoff else rules_changed(rep)) else 0
             if quiet >= (2 if backoff else 1):
                 stop = StopReason.SATURATED
                 break
-            if self.size() > limits.nodes:
+            size = self.size()
+            if size > limits.nodes:
                 stop = StopReason.NODE_LIMIT
                 break
             if time.perf_counter() - start > limits.time_s:
                 stop = StopReason.TIME_LIMIT
                 break
             if after_iteration is not None:
-                after_iteration(RunReport(StopReason.TIME_LIMIT, it, self.size(), time.perf_counter() - start,
+                after_iteration(RunReport(StopReason.TIME_LIMIT, it, size, time.perf_counter() - start,
                                           dict(matches)))
         self.analyse()
         return RunReport(stop, it, self.size(), time.perf_counter() - start, matches)
@@ -270,6 +280,13 @@ class Session:
         """The e-graph as egglog's JSON text (``serialize`` parsed): what a worker hands back,
         parsed once, by the process that reads it."""
         return self.egg.serialize([], max_functions=None, max_calls_per_function=None).to_json()  # type: ignore[no-any-return]
+
+
+def rules_changed(report: Any) -> bool:
+    """Whether the rules' run of an ``Session.iteration`` changed the e-graph: its report's
+    first iteration (the analyses' runs follow it)."""
+    its = report.iterations
+    return bool(its) and bool(its[0].rule_set_report.changed)
 
 
 def parse_serialized(text: str) -> dict[str, object]:
