@@ -91,6 +91,7 @@ def warm() -> list[str]:
     from eqsat import serve_warmup
 
     serve_warmup.run()
+    serve_warmup.prepare_load()  # what each request's e-graph worker loads while it waits
     return failed
 
 
