@@ -70,6 +70,36 @@ func.func @rot_loop(%arg0: !secret.secret<tensor<8xi16>>) -> !secret.secret<tens
   return %0 : !secret.secret<tensor<8xi16>>
 }
 """,
+    "nested_loops": """
+func.func @stencil(%img: tensor<8xi16>) -> tensor<8xi16> {
+  %cN = arith.constant 8 : index
+  %cW = arith.constant 2 : index
+  %zero = arith.constant 0 : i16
+  %w1 = arith.constant 1 : i16
+  %wm1 = arith.constant -1 : i16
+  %weights = tensor.from_elements %w1, %wm1, %wm1, %w1 : tensor<2x2xi16>
+  %out = affine.for %x = 0 to 2 iter_args(%rows = %img) -> (tensor<8xi16>) {
+    %acc = affine.for %dy = 0 to 2 iter_args(%sy = %zero) -> (i16) {
+      %inner = affine.for %dx = 0 to 2 iter_args(%sx = %sy) -> (i16) {
+        %r = arith.addi %x, %dx : index
+        %rw = arith.muli %r, %cW : index
+        %flat = arith.addi %rw, %dy : index
+        %wrapped = arith.remui %flat, %cN : index
+        %p = tensor.extract %img[%wrapped] : tensor<8xi16>
+        %w = tensor.extract %weights[%dx, %dy] : tensor<2x2xi16>
+        %pw = arith.muli %p, %w : i16
+        %s = arith.addi %sx, %pw : i16
+        affine.yield %s : i16
+      }
+      affine.yield %inner : i16
+    }
+    %d = arith.subi %acc, %w1 : i16
+    %next = tensor.insert %d into %rows[%x] : tensor<8xi16>
+    affine.yield %next : tensor<8xi16>
+  }
+  return %out : tensor<8xi16>
+}
+""",
     "noisy": """
 func.func @square() -> i5 {
   %0 = arith.constant 3 : i5
