@@ -160,6 +160,12 @@ def pretouch(stop: Callable[[], bool]) -> int:
     return done
 
 
+#: True in a server's spare request child (``eqsat.serve._Spare``): only its early e-graph worker,
+#: forked while the server is idle, runs ``pretouch_load``.  A command's own early worker (a batch
+#: of inputs, a process warmed as the server warms: ``experiments/stage_times.py``) is forked just
+#: before the input is read, and loading the warm-up programs there would only compete with reading
+#: it (measured: parse 0.013 -> 0.030 s in such a batch on a loaded machine)
+IN_SPARE = False
 #: ``PROGRAMS`` as the e-graph stage gets them (``eqsat.ir.Program``), read once by the server
 #: (``prepare_load``) and inherited by every fork: what ``pretouch_load`` loads
 _LOAD_PROGRAMS: list[Any] = []

@@ -237,9 +237,11 @@ def test_a_prefork_worker_loads_every_warm_up_program_until_its_job_comes() -> N
     assert serve_warmup.pretouch_load(lambda: True) == 0
 
 
-def test_a_prefork_worker_pretouches_only_in_a_server(tmp_path: Path) -> None:
-    """``prefork._child`` runs ``serve_warmup.pretouch_load`` while it waits for its job when
-    the process is a server's (``eqsat.serve_warmup`` loaded), then reads its job."""
+@pytest.mark.parametrize("in_spare", [True, False])
+def test_a_prefork_worker_pretouches_only_in_a_spare(tmp_path: Path, in_spare: bool) -> None:
+    """``prefork._child`` runs ``serve_warmup.pretouch_load`` while it waits for its job when it
+    is a server's spare's worker (``serve_warmup.IN_SPARE``), then reads its job; a command's own
+    early worker (e.g. a batch's, where ``eqsat.serve_warmup`` is loaded too) does not."""
     import eqsat.serve_warmup
     from eqsat.egraph import prefork, session
 
@@ -251,6 +253,7 @@ def test_a_prefork_worker_pretouches_only_in_a_server(tmp_path: Path) -> None:
         try:
             os.close(job_w)
             session._PREPARED.append((None, frozenset()))  # as a server's fork (none dropped: see prefork)
+            eqsat.serve_warmup.IN_SPARE = in_spare
             eqsat.serve_warmup.pretouch_load = lambda stop: mark.write_text(str(stop())) or 0
             prefork._child(job_r, msg_w, -1)
         finally:
@@ -261,7 +264,10 @@ def test_a_prefork_worker_pretouches_only_in_a_server(tmp_path: Path) -> None:
     _, status = os.waitpid(pid, 0)
     os.close(msg_r)
     assert os.waitstatus_to_exitcode(status) == 0
-    assert mark.read_text() == "True"  # asked whether the job came: the closed pipe reads at once
+    if in_spare:
+        assert mark.read_text() == "True"  # asked whether the job came: the closed pipe reads at once
+    else:
+        assert not mark.exists()
 
 
 def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) -> None:
