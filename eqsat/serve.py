@@ -245,8 +245,9 @@ class _Spare:
                 from eqsat import serve_warmup
                 from eqsat.egraph import prefork
 
-                serve_warmup.IN_SPARE = True
+                serve_warmup.IN_SPARE = True  # for this worker alone: not for those the request forks
                 prefork.start(prepared=True)
+                serve_warmup.IN_SPARE = False
                 serve_warmup.pretouch(lambda: bool(select.select([theirs], [], [], 0.0)[0]))
                 msg, fds = _receive(theirs, timeout=None, max_fds=4)
                 theirs.close()
