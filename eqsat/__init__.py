@@ -15,8 +15,6 @@ argument types).
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False  # not ``typing``'s: the ``eqsat`` command imports this package first
 if TYPE_CHECKING:
     from typing import Any
@@ -52,6 +50,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'eqsat' has no attribute {name!r}")
+    import importlib  # here, not at the top: the ``eqsat`` command imports this package first (0.6 ms)
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -91,6 +91,7 @@ def warm() -> list[str]:
     from eqsat import serve_warmup
 
     serve_warmup.run()
+    serve_warmup.prepare_load()  # what each request's e-graph worker loads while it waits
     return failed
 
 
@@ -238,14 +239,15 @@ class _Spare:
                 listener.close()
                 ours.close()
                 # its e-graph worker too, forked ahead with the prepared rules: an ``optimize``
-                # hands it the program (``eqsat.egraph.prefork``); another command ends it
+                # hands it the program (``eqsat.egraph.prefork``); another command ends it.  Until
+                # the request comes, the copies of the pages a request's reading (here) and
+                # loading (in the worker) write to are made (``serve_warmup.pretouch``, ``pretouch_load``)
+                from eqsat import serve_warmup
                 from eqsat.egraph import prefork
 
+                serve_warmup.IN_SPARE = True  # for this worker alone: not for those the request forks
                 prefork.start(prepared=True)
-                # then, until the request comes, the copies of the pages a request's reading
-                # writes to are made here (``serve_warmup.pretouch``)
-                from eqsat import serve_warmup
-
+                serve_warmup.IN_SPARE = False
                 serve_warmup.pretouch(lambda: bool(select.select([theirs], [], [], 0.0)[0]))
                 msg, fds = _receive(theirs, timeout=None, max_fds=4)
                 theirs.close()

@@ -30,6 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: small programs over the dialects and shapes requests use most (tensors read slot by slot, a
 #: loop with iter_args, a secret generic, the noisy dialect, a linalg op over a dense constant)
@@ -67,6 +68,36 @@ func.func @rot_loop(%arg0: !secret.secret<tensor<8xi16>>) -> !secret.secret<tens
     secret.yield %2 : tensor<8xi16>
   } -> !secret.secret<tensor<8xi16>>
   return %0 : !secret.secret<tensor<8xi16>>
+}
+""",
+    "nested_loops": """
+func.func @stencil(%img: tensor<8xi16>) -> tensor<8xi16> {
+  %cN = arith.constant 8 : index
+  %cW = arith.constant 2 : index
+  %zero = arith.constant 0 : i16
+  %w1 = arith.constant 1 : i16
+  %wm1 = arith.constant -1 : i16
+  %weights = tensor.from_elements %w1, %wm1, %wm1, %w1 : tensor<2x2xi16>
+  %out = affine.for %x = 0 to 2 iter_args(%rows = %img) -> (tensor<8xi16>) {
+    %acc = affine.for %dy = 0 to 2 iter_args(%sy = %zero) -> (i16) {
+      %inner = affine.for %dx = 0 to 2 iter_args(%sx = %sy) -> (i16) {
+        %r = arith.addi %x, %dx : index
+        %rw = arith.muli %r, %cW : index
+        %flat = arith.addi %rw, %dy : index
+        %wrapped = arith.remui %flat, %cN : index
+        %p = tensor.extract %img[%wrapped] : tensor<8xi16>
+        %w = tensor.extract %weights[%dx, %dy] : tensor<2x2xi16>
+        %pw = arith.muli %p, %w : i16
+        %s = arith.addi %sx, %pw : i16
+        affine.yield %s : i16
+      }
+      affine.yield %inner : i16
+    }
+    %d = arith.subi %acc, %w1 : i16
+    %next = tensor.insert %d into %rows[%x] : tensor<8xi16>
+    affine.yield %next : tensor<8xi16>
+  }
+  return %out : tensor<8xi16>
 }
 """,
     "noisy": """
@@ -126,6 +157,74 @@ def pretouch(stop: Callable[[], bool]) -> int:
                     return done
                 print_mlir(prog)
         done += 1
+    return done
+
+
+#: True in a server's spare request child (``eqsat.serve._Spare``): only its early e-graph worker,
+#: forked while the server is idle, runs ``pretouch_load``.  A command's own early worker (a batch
+#: of inputs, a process warmed as the server warms: ``experiments/stage_times.py``) is forked just
+#: before the input is read, and loading the warm-up programs there would only compete with reading
+#: it (measured: parse 0.013 -> 0.030 s in such a batch on a loaded machine)
+IN_SPARE = False
+#: ``PROGRAMS`` as the e-graph stage gets them (``eqsat.ir.Program``), read once by the server
+#: (``prepare_load``) and inherited by every fork: what ``pretouch_load`` loads
+_LOAD_PROGRAMS: list[Any] = []
+
+
+def prepare_load() -> int:
+    """Read ``PROGRAMS`` once for ``pretouch_load`` (in the server, before it forks); how many."""
+    from eqsat.frontend.mlir import parse_mlir
+
+    _LOAD_PROGRAMS.clear()
+    for text in PROGRAMS.values():
+        with contextlib.suppress(Exception):
+            _LOAD_PROGRAMS.extend(parse_mlir(text.encode(), "<warm-up>"))
+    return len(_LOAD_PROGRAMS)
+
+
+def pretouch_load(stop: Callable[[], bool]) -> int:
+    """Turn ``PROGRAMS`` into the loader's rows and TSV files again (``eqsat.egraph.loader``,
+    the Python side of loading an e-graph: no egglog) in a request's e-graph worker forked
+    ahead (``eqsat.egraph.prefork``) while it waits for its job, until ``stop()`` says the job
+    came; how many it loaded.
+
+    Why: as ``pretouch`` for the reader -- the worker is a fork too, and the first touch of
+    every page of the loader's code objects, classes and helpers (the canonical forms, the
+    rotation summaries, the slot keys, pickling a ``Program``) copied it during the request's
+    load: measured in forks of a warmed server, the loader's Python side took 2.2 ms on
+    ``sum_8`` (0.2 ms in a process that had run it once), and loading four small kernels was
+    2.3-4.5 ms faster after this.  Nothing of it reaches a result: the loader keeps its rows in
+    its own objects, the TSV files go to a folder removed at once, and what it registers in
+    the linear-map registry (content-keyed) is taken out again, so the worker's registry is
+    the one it had."""
+    import pickle
+    import shutil
+
+    from eqsat.algebra import linmap
+    from eqsat.egraph import scratch
+    from eqsat.egraph.loader import Loader
+
+    maps, vectors = linmap._MAPS, linmap._VECTORS
+    had_maps, had_vectors = set(maps), set(vectors)
+    done = 0
+    try:
+        for prog in _LOAD_PROGRAMS:
+            if stop():
+                break
+            with contextlib.suppress(Exception):
+                loader = Loader(pickle.loads(pickle.dumps(prog)))
+                loader.load()
+                tmp = tempfile.mkdtemp(prefix="eqsat-load-", dir=scratch.root())
+                try:
+                    loader.write(Path(tmp))
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+            done += 1
+    finally:
+        for key in set(maps) - had_maps:
+            del maps[key]
+        for key in set(vectors) - had_vectors:
+            del vectors[key]
     return done
 
 

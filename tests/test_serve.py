@@ -204,6 +204,72 @@ def test_a_spare_reads_every_warm_up_program_until_its_request_comes() -> None:
     assert pretouch(lambda: True) == 0
 
 
+def test_a_prefork_worker_loads_every_warm_up_program_until_its_job_comes() -> None:
+    """``serve_warmup.pretouch_load``: every warm-up program loads (an error would be ignored
+    there, and the loader's pages it left untouched copied in the request's load again), it
+    stops as soon as ``stop()`` says the job came, and the linear-map registry it leaves is the
+    one it found (the worker's registry must be what it would be without it)."""
+    from eqsat import serve_warmup
+    from eqsat.algebra import linmap
+    from eqsat.egraph.loader import Loader
+
+    count = serve_warmup.prepare_load()
+    assert count >= len(serve_warmup.PROGRAMS)
+    for prog in serve_warmup._LOAD_PROGRAMS:
+        assert Loader(prog).load() is not None, prog.name
+    maps, vectors = dict(linmap._MAPS), dict(linmap._VECTORS)
+    linmap._MAPS.clear()  # as in a worker that registered nothing yet: the warm-up's are taken out
+    linmap._VECTORS.clear()
+    try:
+        assert serve_warmup.pretouch_load(lambda: False) == count
+        assert not linmap._MAPS and not linmap._VECTORS
+    finally:
+        linmap._MAPS.update(maps)
+        linmap._VECTORS.update(vectors)
+    calls: list[int] = []
+
+    def second_call_stops() -> bool:
+        calls.append(1)
+        return len(calls) >= 2
+
+    assert serve_warmup.pretouch_load(second_call_stops) == 1
+    assert len(calls) == 2  # nothing more after the job came
+    assert serve_warmup.pretouch_load(lambda: True) == 0
+
+
+@pytest.mark.parametrize("in_spare", [True, False])
+def test_a_prefork_worker_pretouches_only_in_a_spare(tmp_path: Path, in_spare: bool) -> None:
+    """``prefork._child`` runs ``serve_warmup.pretouch_load`` while it waits for its job when it
+    is a server's spare's worker (``serve_warmup.IN_SPARE``), then reads its job; a command's own
+    early worker (e.g. a batch's, where ``eqsat.serve_warmup`` is loaded too) does not."""
+    import eqsat.serve_warmup
+    from eqsat.egraph import prefork, session
+
+    mark = tmp_path / "touched"
+    job_r, job_w = os.pipe()
+    msg_r, msg_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: a job that never comes (closed: discarded), so it exits
+        try:
+            os.close(job_w)
+            session._PREPARED.append((None, frozenset()))  # as a server's fork (none dropped: see prefork)
+            eqsat.serve_warmup.IN_SPARE = in_spare
+            eqsat.serve_warmup.pretouch_load = lambda stop: mark.write_text(str(stop())) or 0
+            prefork._child(job_r, msg_w, -1)
+        finally:
+            os._exit(3)
+    os.close(job_r)
+    os.close(msg_w)
+    os.close(job_w)
+    _, status = os.waitpid(pid, 0)
+    os.close(msg_r)
+    assert os.waitstatus_to_exitcode(status) == 0
+    if in_spare:
+        assert mark.read_text() == "True"  # asked whether the job came: the closed pipe reads at once
+    else:
+        assert not mark.exists()
+
+
 def test_the_installed_command_goes_to_the_server(server_env: dict[str, str]) -> None:
     """The console script (``eqsat.entry``): served when a server runs, run in its own
     process when asked not to be, with the same output."""

@@ -139,6 +139,12 @@ def _child(job_r: int, msg_w: int, go_r: int) -> None:
         # inherited from the caller is taken as it is (see ``start``)
         if compiled.is_cached() and not session._PREPARED:
             session.prepare_default()
+        warmup = sys.modules.get("eqsat.serve_warmup")
+        if warmup is not None and warmup.IN_SPARE:  # an ``eqsat serve`` spare's worker: the loader's
+            # pages copied while it waits for the request (``pretouch_load``)
+            import select
+
+            warmup.pretouch_load(lambda: bool(select.select([job_r], [], [], 0.0)[0]))
         data = _read_all(job_r)
         os.close(job_r)
         if not data:  # discarded
