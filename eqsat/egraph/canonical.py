@@ -151,8 +151,11 @@ class CanonicalForms(Tables):
             if realized is not None:
                 return realized  # as a realized sum of slots: no tree (``_realized_sum_summary``)
             self._uncover(self.template_cover.get(i, []))
-            if len(pos) + len(neg) <= BALANCED_ONLY_LEAVES:
+            if len(pos) + len(neg) <= BALANCED_ONLY_LEAVES and not any(
+                    a in self.covered for a in self.prog.nodes[i].args):
                 return None  # a small tree loads as it would have: its source beside its balanced form
+            # (an operand covered by another plan, e.g. a summarized chain's linear element
+            # reading the same partial sum, is never emitted: the balanced tree, as before)
         name = self._signed_tree(pos, neg, inert=i in self.summarized_sums)
         self._slot_sum_summary(name, pos, neg)
         return name

@@ -14,7 +14,7 @@ extraction reads them as the originals, no rewrite matches them):
   constants beside them, not a chain's element) as its realization at load alone, when
   there is one (``Summaries._one_vector_sum``);
 * a sum of polynomials of slot reads (a dot product) of more than ``BALANCED_ONLY_LEAVES``
-  terms, or of ``SUMMARY_SUM_SLOTS`` or more that is no chain's element, as its template
+  terms, or a returned one of ``SUMMARY_SUM_SLOTS`` or more (one template), as its template
   reduction (``_realized_template_sum`` of ``eqsat.egraph.vectorize``): its terms and, for a
   short sum, its partial sums are not loaded when that is realized, and load as before when
   it is not.
@@ -378,7 +378,10 @@ class Summaries(CanonicalForms):
                             absorbed.update(scaled[1])
                             leaves.update(scaled[2])
                 elif len(pos) + len(neg) > BALANCED_ONLY_LEAVES or (
-                        len(pos) + len(neg) >= SUMMARY_SUM_SLOTS and i not in self._chain_elems):
+                        len(pos) + len(neg) >= SUMMARY_SUM_SLOTS and i in self.prog.results
+                        and i not in self._chain_elems):
+                    # (a short one only as a result: inside a chain's element its covered
+                    # terms hid the element from the chain's vector form; slot-uniform seed 6520024)
                     self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
             elif n.op == "mul" and not self._inner(i, ("mul",)):
                 factors: list[int] = []

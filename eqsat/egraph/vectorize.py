@@ -44,7 +44,7 @@ import numpy as np
 from eqsat.algebra import linmap, rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
 from eqsat.egraph import linrot_load
-from eqsat.egraph.canonical import _is_zero
+from eqsat.egraph.canonical import BALANCED_ONLY_LEAVES, _is_zero
 from eqsat.egraph.summaries import Summaries
 from eqsat.rulespec import slot_oracles as o
 
@@ -128,6 +128,12 @@ class ChainVectorizer(Summaries):
                     return None
                 polys[anchor] = {m: sign * c for m, c in p.items()}
         if width < 2:
+            return None
+        if len(pos) + len(neg) <= BALANCED_ONLY_LEAVES and len({frozenset(p.items()) for p in polys.values()}) > 1:
+            # a short sum loads as its reduction only when every term is one template (a dot
+            # product): its terms are not loaded then, and other templates at other anchors
+            # need Gather masks that only the slots rules realize (with ``--rules arith`` the
+            # sum had no finite program left; fuzz seed 10018)
             return None
         vec = self._slots_form(polys, width, set(polys))
         if vec is None:

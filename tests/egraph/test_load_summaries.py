@@ -424,3 +424,25 @@ def test_random_sums_of_slot_reads_through_rotation_trees_stay_right(seed: int) 
     prog = b.finish([acc, *extra])
     res = optimize(prog)
     assert equal_on_random_inputs(prog, res.program)
+
+
+def test_short_sum_of_two_templates_keeps_its_terms_under_arith_rules() -> None:
+    """Fuzz seed 10018 (CKKS, ``--rules arith``): ``0 + (x[0] - y[3]) + (x[2] - y[1])`` has
+    two templates at its anchors; as a template reduction it needed ``Gather`` masks that only
+    the slots rules realize, and with its terms not loaded no finite program was left."""
+    from eqsat.testing.fuzz import run_case
+
+    assert run_case(10018)["status"] == "ok"
+
+
+def test_short_sum_inside_a_chain_element_leaves_the_chain_vectorizable() -> None:
+    """Slot-uniform seed 6520024: each element ``(x[i+3] x[i] - (x[i-1] - x[i+2])) * ...`` holds
+    a short sum; covered as a template sum, its terms hid the element from the chain's vector
+    form and 200 slot reads were left. Short template sums are results only."""
+    import eqsat
+    from eqsat.testing.slot_uniform import generate
+
+    case = generate(6520024, max_size=256)
+    prog = eqsat.parse_mlir(case.mlir, "<seed 6520024>")[0]
+    ops = eqsat.optimize(prog).report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("extract", 0) == 0 and ops.get("rotate", 0) <= case.distinct_reads, ops
