@@ -438,6 +438,8 @@ def solve(
     allow_reduce: bool = True,
     proof_stall_s: float | None = None,
     second_start: Callable[[set[int]], Mapping[int, int] | None] | None = None,
+    contract: bool = True,
+    spans: Callable[[set[int]], int] | None = None,
 ) -> Solution:
     """Solve the extraction (and, ``with_noise``, reduce_noise placement) MILP.
 
@@ -456,45 +458,27 @@ def solve(
 
     Without noise the problem is first contracted (``eqsat.milp_contract``: classes that only
     one class uses merged into its candidates; info ``absorbed``: how many), solved, and the
-    choice expanded back: the same programs and costs on fewer columns.
+    choice expanded back: the same programs and costs on fewer columns. ``contract=False``
+    solves ``pb`` as it is (the contracted problem's own solve); ``spans``: given the candidates
+    kept, the classes of the original problem they stand for, which count for
+    ``HITTING_MAX_CLASSES`` (None: the model's own classes).
     """
     start = time.perf_counter()
-    ct = None if with_noise else milp_contract.contract(pb)
-    if ct is None:
-        return _solve(pb, with_noise=with_noise, reduce_cost=reduce_cost, time_limit=time_limit, warm=warm,
-                      bounds=bounds, allow_reduce=allow_reduce, proof_stall_s=proof_stall_s,
-                      second_start=second_start)
-    second = None
-    if second_start is not None:
-        def second(kept: set[int]) -> Mapping[int, int] | None:
-            alt = second_start(ct.originals(kept))
-            return ct.start(alt) if alt is not None else None
-    sol = _solve(ct.problem, with_noise=False, time_limit=time_limit - (time.perf_counter() - start),  # type: ignore[arg-type]
-                 warm=ct.start(warm) if warm else None, proof_stall_s=proof_stall_s, second_start=second,
-                 spans=lambda kept: len({pb.cands[k].cls for k in ct.originals(kept)}))
-    sol.pick = ct.expand(sol.pick, pb.cands)
-    sol.info["absorbed"] = ct.absorbed
-    sol.info["time_s"] = round(time.perf_counter() - start, 4)
-    return sol
-
-
-def _solve(
-    pb: Problem,
-    *,
-    with_noise: bool,
-    reduce_cost: float = 1.0,
-    time_limit: float = 10.0,
-    warm: Mapping[int, int] | None = None,
-    bounds: tuple[float, float] = (float(noise.FRESH), float(noise.LIMIT)),
-    allow_reduce: bool = True,
-    proof_stall_s: float | None = None,
-    second_start: Callable[[set[int]], Mapping[int, int] | None] | None = None,
-    spans: Callable[[set[int]], int] | None = None,
-) -> Solution:
-    """``solve`` without the contraction. ``spans``: given the candidates kept, the classes of
-    the original problem they stand for, which count for ``HITTING_MAX_CLASSES`` (None: the
-    model's own classes)."""
-    start = time.perf_counter()
+    ct = milp_contract.contract(pb) if contract and not with_noise else None
+    if ct is not None:
+        contracted_start = None
+        if second_start is not None:
+            def contracted_start(kept: set[int]) -> Mapping[int, int] | None:
+                alt = second_start(ct.originals(kept))
+                return ct.start(alt) if alt is not None else None
+        sol = solve(ct.problem, with_noise=False,  # type: ignore[arg-type]
+                    time_limit=time_limit - (time.perf_counter() - start), warm=ct.start(warm) if warm else None,
+                    proof_stall_s=proof_stall_s, second_start=contracted_start, contract=False,
+                    spans=lambda kept: len({pb.cands[k].cls for k in ct.originals(kept)}))
+        sol.pick = ct.expand(sol.pick, pb.cands)
+        sol.info["absorbed"] = ct.absorbed
+        sol.info["time_s"] = round(time.perf_counter() - start, 4)
+        return sol
     pr = _prune(pb)
     if pr is None:
         why = {"status": "infeasible", "reason": "a root has no finite program"}
@@ -664,9 +648,9 @@ def _solve(
                                   cutoff=cutoff, second=second)
     if status == "restart":
         # a cheaper second start: solve again from it (its cost prunes more in the reductions)
-        again = _solve(pb, with_noise=with_noise, reduce_cost=reduce_cost,
+        again = solve(pb, with_noise=with_noise, reduce_cost=reduce_cost,
                       time_limit=time_limit - (time.perf_counter() - start), warm=other[0], bounds=bounds,
-                      allow_reduce=allow_reduce, proof_stall_s=proof_stall_s)
+                      allow_reduce=allow_reduce, proof_stall_s=proof_stall_s, contract=False)
         again.info["second_start"] = True
         again.info["time_s"] = round(time.perf_counter() - start, 4)
         return again
