@@ -31,9 +31,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+#: model, total, greedy, lp, mip, rest (CPU ms), solver, second start
+Row = tuple[str, float, float, float, float, float, str, str]
 
 
-def main(argv: Sequence[str] | None = None) -> list[tuple[str, float, float, float, float, float, str, str]]:
+def main(argv: Sequence[str] | None = None) -> list[Row]:
     """Time every model; returns the table's rows (model, total, greedy, lp, mip, rest ms, solver,
     second start)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -46,10 +48,6 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[str, float, float, flo
 
     import highspy
 
-    from eqsat.algebra import linmap
-    from eqsat.extract.dag import greedy_dag, refine
-    from eqsat.extract.ilp import ilp_extract
-
     spent: dict[str, float] = collections.defaultdict(float)
     run = highspy.Highs.run
 
@@ -61,8 +59,19 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[str, float, float, flo
             spent["lp" if self.getOptions().solve_relaxation else "mip"] += time.process_time() - t
 
     highspy.Highs.run = timed_run  # type: ignore[method-assign]
+    try:
+        return _time_models(args, spent)
+    finally:
+        highspy.Highs.run = run  # type: ignore[method-assign]  # main() may run inside a test process
+
+
+def _time_models(args: argparse.Namespace, spent: dict[str, float]) -> list[Row]:
+    from eqsat.algebra import linmap
+    from eqsat.extract.dag import greedy_dag, refine
+    from eqsat.extract.ilp import ilp_extract
+
     only = {n for n in args.only.split(",") if n}
-    table: list[tuple[str, float, float, float, float, float, str, str]] = []
+    table: list[Row] = []
     print(f"{'model':40s} {'total':>6s} {'greedy':>6s} {'lp':>5s} {'mip':>6s} {'rest':>6s}  solver second")
     for path in sorted(args.models.glob("*.pkl")):
         if only and path.stem not in only:
@@ -90,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[str, float, float, flo
     return table
 
 
-def write(table: list[tuple[str, float, float, float, float, float, str, str]], out: Path) -> None:
+def write(table: list[Row], out: Path) -> None:
     """The CSV (ms) and a stacked bar per model: greedy start, LPs, MILPs, the Python rest."""
     import csv
 
@@ -107,7 +116,7 @@ def write(table: list[tuple[str, float, float, float, float, float, str, str]], 
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(table) + 1.5))
     left = [0.0] * len(table)
     for i, label in enumerate(("greedy start", "LP relaxations", "MILP search", "Python rest"), start=2):
-        vals = [r[i] for r in table]
+        vals = [float(r[i]) for r in table]
         ax.barh([r[0] for r in table], vals, left=left, label=label)
         left = [a + b for a, b in zip(left, vals, strict=True)]
     ax.set_xlabel("CPU ms (median)")

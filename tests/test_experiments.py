@@ -250,3 +250,11 @@ def test_extraction_phases_tiny_writes_csv_and_png(tmp_path: Path) -> None:
     assert solver in ("bound", "lp", "highs")
     assert (tmp_path / "extraction_phases.csv").stat().st_size > 0
     assert (tmp_path / "extraction_phases.png").stat().st_size > 0
+
+
+def test_extraction_phases_leaves_highspy_as_it_found_it(tmp_path: Path) -> None:
+    import highspy
+
+    run = highspy.Highs.run
+    load("extraction_phases").main(["--models", str(tmp_path / "none"), "--repeats", "1", "--out", str(tmp_path)])
+    assert highspy.Highs.run is run

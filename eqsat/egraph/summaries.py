@@ -11,8 +11,9 @@ extraction reads them as the originals, no rewrite matches them):
   when its vector form states every slot: a summary keeps those elements live);
 * a sum of more than ``BALANCED_ONLY_LEAVES`` slots of one vector as
   ``Ext(LinRot(v, p), 0)``; a smaller one (``SUMMARY_SUM_SLOTS`` slots or more, integer
-  constants beside them, not a chain's element) as its realization at load alone, when
-  there is one (``Summaries._one_vector_sum``);
+  constants beside them, not a chain's element; also linear forms of slots only the sum
+  reads, and slot reads of trees of vector sums and rotations) as its realization at load
+  alone, when there is one (``Summaries._one_vector_sum``);
 * a sum of polynomials of slot reads (a dot product) of more than ``BALANCED_ONLY_LEAVES``
   terms, or a returned one of ``SUMMARY_SUM_SLOTS`` or more (one template), as its template
   reduction (``_realized_template_sum`` of ``eqsat.egraph.vectorize``): its terms and, for a
@@ -41,6 +42,9 @@ SUMMARY_CHAIN_SLOTS = 64
 #: realized summary (``Summaries._one_vector_sum``): the smallest sum the balanced form
 #: rewrites (``eqsat.egraph.canonical``)
 SUMMARY_SUM_SLOTS = 3
+#: at most this many steps for one slot read through a tree of rotations and sums
+#: (``Summaries._read_through``); a bigger tree's read is left to the rules
+READ_THROUGH_STEPS = 4096
 
 
 class Summaries(CanonicalForms):
@@ -462,7 +466,11 @@ class Summaries(CanonicalForms):
         terms: dict[tuple[int, int], int] = {}
         nodes: list[int] = []
         stack = [(vec, j, 1, self._single_use(vec))]
+        budget = READ_THROUGH_STEPS  # a DAG is walked as a tree: x + x, doubled 60 times, has 2^60 paths
         while stack:
+            budget -= 1
+            if budget < 0:
+                return None
             x, at, c, own = stack.pop()
             m = self.prog.nodes[x]
             if m.op not in through:
@@ -595,8 +603,8 @@ class Summaries(CanonicalForms):
                                                                        list[int]] | None:
         """``e`` as ``c0 + sum c * v[j]`` over single-use add/sub/neg/mul-by-integer nodes:
         ({(v, j): c, CONST_TERM: c0}, single-use interior nodes, extract leaves and shared
-        interior nodes), or None. ``through``: a slot read of a single-use sum of rotations
-        reads its bases' slots (``_read_through``)."""
+        interior nodes), or None. ``through``: a slot read of a tree of vector sums and rotations
+        reads its bases' slots (``_read_through``; the tree's single-use nodes are interior)."""
         form: dict[tuple[int, int], int] = {}
         interior: list[int] = []
         leaves: list[int] = []

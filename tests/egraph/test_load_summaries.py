@@ -446,3 +446,24 @@ def test_short_sum_inside_a_chain_element_leaves_the_chain_vectorizable() -> Non
     prog = eqsat.parse_mlir(case.mlir, "<seed 6520024>")[0]
     ops = eqsat.optimize(prog).report["after"]["ops"]  # type: ignore[index]
     assert ops.get("extract", 0) == 0 and ops.get("rotate", 0) <= case.distinct_reads, ops
+
+
+def test_slot_read_of_a_deeply_shared_tree_is_bounded_and_right() -> None:
+    """``v`` doubled 60 times (``x + x``) and rotated, then read in a sum: walked as a tree the
+    read has 2^60 paths; ``_read_through`` gives up after ``READ_THROUGH_STEPS`` and the sum
+    loads its terms as before (it hung without the bound)."""
+    from eqsat.egraph.summaries import READ_THROUGH_STEPS
+
+    b = Builder("doubled")
+    v = b.arg("v", Type((8,), "i16", True))
+    x = v
+    for _ in range(60):
+        x = b.add(x, x)
+    r = b.rotate(x, 1)
+    acc = b.add(b.add(b.extract(r, 0), b.extract(v, 2)), b.extract(v, 3))
+    prog = b.finish([acc])
+    loader = Loader(prog)
+    assert loader._read_through(r, 0) is None and READ_THROUGH_STEPS < 2**60
+    loader.load()
+    res = optimize(prog)
+    assert equal_on_random_inputs(prog, res.program)
