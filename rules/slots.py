@@ -207,31 +207,17 @@ def _(L, v: Term, k: Int, n: N):
     return L.Rot(v, k), L.Rot(L.LinRot(v, L.call(o.mono, 0, 1, n), n), k), [L.eq(L.slots(v), n), L.varies(v)]
 
 
-@r("lin-rot")
+@r("lin-rot", eager=True)
 def _(L, v: Term, p: Poly, k: Int, n: N):
     """rot(LinRot(v, p), k) = LinRot(v, rho^k p)  for rotations written in the source (HEIR's
     linear rotation chains); on the realizations' own rotations it fed the factorization
-    back into itself (hamming 1024: 49k -> 465k nodes)"""
+    back into itself (hamming 1024: 49k -> 465k nodes). Eager (run to its fixpoint after every
+    rule step): the source's rotations are few, and a sum over them (``lin-add``) finds their
+    polynomials in the next step, so a linear chain of source rotations grows by one step per
+    iteration (instead of two: the rule ``lin-rot-add`` that did both in one step cost half
+    of a 4-slot chain's saturation: its join over two ``LinRot`` atoms re-ran on every new row)"""
     lhs = L.Rot(L.LinRot(v, p, n), k)
     return lhs, L.LinRot(v, L.call(o.poly_shift, p, k, n), n), [L.from_source(lhs), L.varies(v)]
-
-
-@r("lin-rot-add")
-def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
-    """LinRot(v, q) + rot(LinRot(v, p), k) = LinRot(v, q + rho^k p)  (lin-rot and lin-add in one
-    step, on source rotations as lin-rot: a linear chain of source rotations then grows by one
-    step per iteration instead of two)"""
-    r = L.Rot(L.LinRot(v, p, n), k)
-    s = L.call(o.poly_add, q, L.call(o.poly_shift, p, k, n), n)
-    return L.Add(L.LinRot(v, q, n), r), L.LinRot(v, s, n), [L.from_source(r), L.varies(v), L.ne(s, "zero")]
-
-
-@r("lin-rot-add-r")
-def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
-    """rot(LinRot(v, p), k) + LinRot(v, q) = LinRot(v, rho^k p + q)  (the other order)"""
-    r = L.Rot(L.LinRot(v, p, n), k)
-    s = L.call(o.poly_add, L.call(o.poly_shift, p, k, n), q, n)
-    return L.Add(r, L.LinRot(v, q, n)), L.LinRot(v, s, n), [L.from_source(r), L.varies(v), L.ne(s, "zero")]
 
 
 @r("lin-ext-invariant")

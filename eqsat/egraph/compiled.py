@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ class Section:
     #: the ruleset deleting the rows of the section's oracle tables (``eqsat.egraph.oracle_tables``;
     #: "" when it has none): the tables are filled by the term analysis's ruleset
     drop: str = ""
+    #: the egglog name of the family's eager ruleset (``RuleFamily.eager_ruleset``; "" when it
+    #: has no eager rule), declared by ``text`` too
+    eager: str = ""
 
 
 TERM = "term"
@@ -109,9 +112,9 @@ def _strip_runs(text: str) -> str:
     return "\n".join(line for line in text.split("\n") if not line.startswith("(run-schedule"))
 
 
-def _record(ruleset: Any | None) -> Section:
-    """The text egglog's Python API sends to declare ``ruleset`` on a fresh e-graph holding the
-    term language (``None``: the term language itself)."""
+def _record(ruleset: Any | None, eager: Any | None = None) -> Section:
+    """The text egglog's Python API sends to declare ``ruleset`` (and a family's ``eager``
+    ruleset) on a fresh e-graph holding the term language (``None``: the term language itself)."""
     from egglog import EGraph
 
     from eqsat import term
@@ -123,13 +126,16 @@ def _record(ruleset: Any | None) -> Section:
     if ruleset is None:
         return Section(rule_cse.rewrite(_strip_runs(base)), str(term.slots_analysis.ident))
     eg.run(ruleset)  # on the empty e-graph: registers the rules, matches nothing
+    if eager is not None:
+        eg.run(eager)
     full = eg._state.egraph.commands() or ""
     if not full.startswith(base):
         raise RuntimeError("egglog's recorded commands are not append-only")
     # oracles answered from tables, once per key; what remains a call is bound once per rule
     tabled = oracle_tables.rewrite(_strip_runs(full[len(base):]), str(ruleset.ident),
                                    str(term.slots_analysis.ident), base)
-    return Section(rule_cse.rewrite(tabled.text), str(ruleset.ident), tabled.drop)
+    return Section(rule_cse.rewrite(tabled.text), str(ruleset.ident), tabled.drop,
+                   str(eager.ident) if eager is not None else "")
 
 
 def _build() -> dict[str, Section]:
@@ -138,7 +144,7 @@ def _build() -> dict[str, Section]:
 
     out = {TERM: _record(None), NOISE: _record(noise_analysis)}
     for name, fam in REGISTRY.items():
-        out[name] = _record(fam.ruleset)
+        out[name] = _record(fam.ruleset, fam.eager_ruleset)
     return out
 
 
@@ -155,14 +161,15 @@ def _build_elsewhere(key: str) -> dict[str, Section] | None:
     code = ("import json, sys\nfrom eqsat.egraph import compiled\n"
             "built = compiled._build()\n"
             "json.dump({'key': compiled.cache_key(), 'sections': "
-            "{k: {'text': s.text, 'ident': s.ident, 'drop': s.drop} for k, s in built.items()}}, "
+            "{k: {'text': s.text, 'ident': s.ident, 'drop': s.drop, 'eager': s.eager} "
+            "for k, s in built.items()}}, "
             "sys.stdout)\n")
     try:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
         data = json.loads(out)
         if data["key"] != key:
             return None
-        return {k: Section(v["text"], v["ident"], v["drop"]) for k, v in data["sections"].items()}
+        return {k: Section(v["text"], v["ident"], v["drop"], v["eager"]) for k, v in data["sections"].items()}
     except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
         return None
 
@@ -172,7 +179,7 @@ def _load_or_build() -> None:
     path = cache_dir() / f"rules-{key}.json"
     try:
         data = json.loads(path.read_text())
-        _MEMO.update({k: Section(v["text"], v["ident"], v["drop"]) for k, v in data.items()})
+        _MEMO.update({k: Section(v["text"], v["ident"], v["drop"], v["eager"]) for k, v in data.items()})
         return
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -182,7 +189,8 @@ def _load_or_build() -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".rules-", suffix=".tmp")
         with os.fdopen(fd, "w") as f:
-            json.dump({k: {"text": s.text, "ident": s.ident, "drop": s.drop} for k, s in built.items()}, f)
+            json.dump({k: {"text": s.text, "ident": s.ident, "drop": s.drop, "eager": s.eager}
+                       for k, s in built.items()}, f)
         os.replace(tmp, path)  # atomic: parallel processes never read half a file
     except OSError:
         pass  # an unwritable cache: the sections stay in this process only
@@ -213,9 +221,10 @@ def drop_of(ident: str) -> str:
     return ""
 
 
-def ruleset_section(ruleset: Any) -> Section:
+def ruleset_section(ruleset: Any, eager: Any | None = None) -> Section:
     """The section of an egglog ``Ruleset`` object: a family's cached one when it is a
-    family's ruleset, else recorded now (kept for the process)."""
+    family's ruleset, else recorded now (kept for the process), with ``eager``, the family's
+    eager ruleset (``RuleFamily.eager_ruleset``), if any."""
     ident = str(ruleset.ident)
     section(TERM)  # reads (or builds) the cache
     for sec in _MEMO.values():
@@ -223,6 +232,6 @@ def ruleset_section(ruleset: Any) -> Section:
             return sec
     hit = _ADHOC.get(id(ruleset))
     if hit is None or hit[0] is not ruleset:
-        hit = (ruleset, _record(ruleset))
+        hit = (ruleset, _record(ruleset, eager))
         _ADHOC[id(ruleset)] = hit
     return hit[1]

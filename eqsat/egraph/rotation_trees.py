@@ -8,7 +8,7 @@ and the interior nodes only the root reads (through single-use nodes) -- or None
 tree reads anything else.
 
 ``eqsat.egraph.summaries`` unions such a tree with its ``LinRot``/``ProdRot`` summary
-realized at load: the rules reach that summary one source step per iteration (``lin-rot-add``,
+realized at load: the rules reach that summary one source step per iteration (``lin-rot`` with ``lin-add``,
 ``prod-rot-merge``), 14 iterations for each of the two 14-step loops of HEIR's
 sum-and-product of 32 slots. (``interior`` is what a loader could leave out; the summaries
 keep it, see ``Summaries._plan_rotation_trees``.)

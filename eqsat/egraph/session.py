@@ -163,7 +163,10 @@ class Session:
     def ruleset_name(self, rulesets: Sequence[Any]) -> str:
         """Declare the rulesets (families, family names or egglog ``Ruleset`` objects) and
         return the name of one ruleset running them all."""
-        idents = tuple(self.require(_section_of(r)) for r in rulesets)
+        return self._combine(tuple(self.require(_section_of(r)) for r in rulesets))
+
+    def _combine(self, idents: tuple[str, ...]) -> str:
+        """The name of one ruleset running the declared rulesets ``idents`` (at least one)."""
         if len(idents) == 1:
             return idents[0]
         if idents not in self._combined:
@@ -172,13 +175,27 @@ class Session:
             self._combined[idents] = name
         return self._combined[idents]
 
+    def analysis(self, rulesets: Sequence[Any] = ()) -> str:
+        """The schedule that brings the analyses (with them the rules' oracle tables,
+        ``eqsat.egraph.oracle_tables``) to their fixpoint, together with the eager rules of
+        ``rulesets``' families (``RuleFamily.eager_ruleset``; declared here): what an eager
+        rule derives is analysed, and what the analyses add is matched by the eager rules,
+        until neither adds anything."""
+        term = f"(run {compiled.section(compiled.TERM).ident})"
+        eager = tuple(sorted({sec.eager for sec in (_section_of(r) for r in rulesets) if sec.eager}))
+        if not eager:
+            return f"(saturate {term})"
+        for r in rulesets:
+            self.require(_section_of(r))
+        return f"(saturate {term} (run {self._combine(eager)}))"
+
     def step(self, rulesets: Sequence[Any], match_limit: int = 0) -> str:
         """The schedule of one iteration: the analyses to saturation, then one run of the rules
         (with ``match_limit`` > 0 under egglog's back-off scheduler, as ``egglog.back_off``)."""
         combined = self.ruleset_name(rulesets)
-        # the analyses (with them the rules' oracle tables, ``eqsat.egraph.oracle_tables``) to
-        # their fixpoint: every key of the e-graph the rules match on has its answer
-        analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
+        # the analyses (with them the rules' oracle tables, ``eqsat.egraph.oracle_tables``) and
+        # the eager rules to their fixpoint: every key of the e-graph the rules match on has its answer
+        analysis = self.analysis(rulesets)
         if match_limit > 0:
             return (f"(seq (let-scheduler eqsat-bo (back-off :match-limit {match_limit} :ban-length 2)) "
                     f"{analysis} (run-with eqsat-bo {combined}))")
@@ -186,11 +203,10 @@ class Session:
 
     def iteration(self, rulesets: Sequence[Any]) -> str:
         """The schedule of one iteration without back-off: one run of the rules, then the
-        analyses (with them the rules' oracle tables) to their fixpoint, so that the next
-        iteration's rules match on them. Its report's first iteration is the rules' run
-        (``rules_changed``)."""
-        analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
-        return f"(seq (run {self.ruleset_name(rulesets)}) {analysis})"
+        analyses (with them the rules' oracle tables) and the eager rules to their fixpoint,
+        so that the next iteration's rules match on them. Its report's first iteration is the
+        rules' run (``rules_changed``)."""
+        return f"(seq (run {self.ruleset_name(rulesets)}) {self.analysis(rulesets)})"
 
     def drop_slot_facts(self) -> None:
         """Delete the slot analyses' rows (``DROP_SLOT_FACTS``): for a session whose e-graph is
@@ -225,7 +241,6 @@ class Session:
         # our rules contain no raw associativity/commutativity, so by default every rule runs on
         # every match; egglog's back-off scheduler (4x slower per iteration here) is opt-in
         backoff = limits.match_limit > 0
-        analysis = f"(saturate (run {compiled.section(compiled.TERM).ident}))"
         # without back-off, one egglog call an iteration (``iteration``): the rules, then the
         # analyses to their fixpoint for the next iteration; only the rules' run tells whether
         # the iteration changed anything (its report comes first): the e-graph is at its
@@ -234,7 +249,8 @@ class Session:
         # one iteration earlier than a quiet step of both, the same e-graph
         step = self.step(rulesets, limits.match_limit) if backoff else self.iteration(rulesets)
         if not backoff:
-            self.run_schedule(analysis)  # at its fixpoint already after loading (a quiet run)
+            # the analyses are at their fixpoint already after loading; the eager rules not yet
+            self.run_schedule(self.analysis(rulesets))
         stop = StopReason.ITERATION_LIMIT
         it = 0
         quiet = 0
@@ -358,5 +374,5 @@ def _section_of(r: Any) -> compiled.Section:
     if isinstance(name, str) and hasattr(r, "specs") and REGISTRY.get(name) is r:
         return compiled.section(name)
     if hasattr(r, "ruleset"):  # any other family: recorded now
-        return compiled.ruleset_section(r.ruleset)
+        return compiled.ruleset_section(r.ruleset, getattr(r, "eager_ruleset", None))
     return compiled.ruleset_section(r)

@@ -82,18 +82,29 @@ class RuleSpec:
     doc: str
     fn: Callable[..., Any]
     params: dict[str, str]
+    #: run to its fixpoint with the analyses after every rule step (``RuleFamily.eager_ruleset``)
+    eager: bool = False
 
 
 @dataclass
 class RuleFamily:
-    """One rule family (one file under rules/), exported as one egglog ruleset."""
+    """One rule family (one file under rules/), exported as one egglog ruleset (its eager rules,
+    if any, as a second: ``eager_ruleset``)."""
 
     name: str
     specs: list[RuleSpec] = field(default_factory=list)
     _ruleset: Ruleset | None = None
+    _eager_ruleset: Ruleset | None = None
 
-    def rule(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Decorator: register ``fn`` as the rule ``name``; its docstring is the math."""
+    def rule(self, name: str, eager: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator: register ``fn`` as the rule ``name``; its docstring is the math.
+
+        ``eager``: the rule goes to the family's ``eager_ruleset``, which a session runs to its
+        fixpoint together with the analyses after every rule step (``eqsat.egraph.session``),
+        so what it derives is there for the other rules in the same iteration.  Only for rules
+        whose fixpoint is small and reached quickly (a bounded number of matches, e.g. over
+        the source's own rotations): an eager rule that kept finding matches would never let
+        an iteration end."""
 
         def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
             sig = inspect.signature(fn)
@@ -106,20 +117,33 @@ class RuleFamily:
                     raise TypeError(f"rule {name}: parameter {p} has unknown sort {sort}")
             if any(s.name == name for s in self.specs):
                 raise ValueError(f"duplicate rule name {name}")
-            self.specs.append(RuleSpec(name, (fn.__doc__ or "").strip(), fn, params))
-            self._ruleset = None
+            self.specs.append(RuleSpec(name, (fn.__doc__ or "").strip(), fn, params, eager))
+            self._ruleset = self._eager_ruleset = None
             return fn
 
         return deco
 
     @property
     def ruleset(self) -> Ruleset:
+        """The egglog ruleset of the family's rules that run once per iteration (all but the eager ones)."""
         if self._ruleset is None:
             rs = ruleset(name=self.name)
             for spec in self.specs:
-                rs.append(to_egglog(spec))
+                if not spec.eager:
+                    rs.append(to_egglog(spec))
             self._ruleset = rs
         return self._ruleset
+
+    @property
+    def eager_ruleset(self) -> Ruleset | None:
+        """The egglog ruleset of the family's eager rules (named ``<family>-eager``), or None."""
+        if self._eager_ruleset is None and any(spec.eager for spec in self.specs):
+            rs = ruleset(name=f"{self.name}-eager")
+            for spec in self.specs:
+                if spec.eager:
+                    rs.append(to_egglog(spec))
+            self._eager_ruleset = rs
+        return self._eager_ruleset
 
 
 # -- the egglog language ------------------------------------------------------------

@@ -149,7 +149,7 @@ def test_kernels_saturate_to_the_same_egraph_as_without_tables(kernel: str, monk
     plain_memo = dict(compiled._MEMO)
     monkeypatch.setattr(oracle_tables, "rewrite", lambda text, *_a, **_k: oracle_tables.Tabled(text))
     for name in names:
-        plain_memo[name] = compiled._record(REGISTRY[name].ruleset)
+        plain_memo[name] = compiled._record(REGISTRY[name].ruleset, REGISTRY[name].eager_ruleset)
         assert not plain_memo[name].drop and "oracle-answers-" not in plain_memo[name].text
     monkeypatch.setattr(compiled, "_MEMO", plain_memo)
     plain, plain_its = saturated()

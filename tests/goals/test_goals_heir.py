@@ -103,14 +103,14 @@ CASES: list[Case] = [
     _c("rr_sum_operand_from_another_tensor", {"rotate": 3, "extract": 0}, exact=("rotate",)),
     _c("rr_not_supported_save_not_rotated_tensor", {"rotate": 7}, {"rotate": 3}),
     _c("rr_not_supported_mixed_op_non_tensor_operands", {"moves": 7}),
-    # lin-rot-add: a chain of source rotations grows one step per iteration (26 of the default 40)
+    # lin-rot (eager) with lin-add: a chain of source rotations grows one step per iteration (26 of the default 40)
     _c("rr_sum_of_linear_rotates_32", {"rotate": 5, "moves": 6}, {"rotate": 5, "moves": 5}),
     _c("rr_rotation_missing", {"moves": 3}),
     _c("rr_rotation_duplicated", {"moves": 4}),
     _c("rr_rotation_multiple_tensors", {"moves": 4}),
     _c("rr_rotation_mixed_ops", {"moves": 4}),
     # prod-pair-base-r: the chain's first product rot(v, 1) * v starts the ProdRot that
-    # prod-rot-merge carries up the chain (lin-rot-add the sum's), one step per iteration; the
+    # prod-rot-merge carries up the chain (lin-rot with lin-add the sum's), one step per iteration; the
     # first rotation is shared with the sum; default limits (both chains are realized at load
     # beside the source, eqsat.egraph.summaries: saturates in 10 iterations)
     _c("rr_reduce_add_and_mul_32", {"rotate": 9, "moves": 11}, {"rotate": 9, "moves": 9, "mul": 5},
