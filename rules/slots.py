@@ -463,31 +463,16 @@ def _(L, v: Term, p: Poly, q: Poly, n: N):
     return L.Mul(L.ProdRot(v, p, n), L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.ne(s, ""), L.varies(v)]
 
 
-@r("prod-rot")
+@r("prod-rot", eager=True)
 def _(L, v: Term, p: Poly, k: Int, n: N):
     """rot(ProdRot(v, P), k) = ProdRot(v, P + k)  for rotations written in the source (as lin-rot:
     on the realizations' own rotations a full product, which every rotation fixes, fed its
-    factorizations back into itself: the 32-slot sum-and-product grew 800 -> 20k nodes)"""
+    factorizations back into itself: the 32-slot sum-and-product grew 800 -> 20k nodes).
+    Eager, as lin-rot: with prod-merge a product chain of source rotations grows by one step
+    per iteration (the rule prod-rot-merge did both in one step, at the cost of a join over
+    two ProdRot atoms)"""
     lhs = L.Rot(L.ProdRot(v, p, n), k)
     return lhs, L.ProdRot(v, L.call(o.poly_shift, p, k, n), n), [L.from_source(lhs), L.varies(v)]
-
-
-@r("prod-rot-merge")
-def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
-    """ProdRot(v, Q) * rot(ProdRot(v, P), k) = ProdRot(v, Q u (P + k))  for disjoint Q, P + k
-    (prod-rot and prod-merge in one step: a product chain grows by one step per iteration
-    instead of two)"""
-    r = L.Rot(L.ProdRot(v, p, n), k)
-    s = L.call(o.set_poly_union, q, L.call(o.poly_shift, p, k, n), n)
-    return L.Mul(L.ProdRot(v, q, n), r), L.ProdRot(v, s, n), [L.from_source(r), L.ne(s, ""), L.varies(v)]
-
-
-@r("prod-rot-merge-r")
-def _(L, v: Term, p: Poly, q: Poly, k: Int, n: N):
-    """rot(ProdRot(v, P), k) * ProdRot(v, Q) = ProdRot(v, (P + k) u Q)  (the other order)"""
-    r = L.Rot(L.ProdRot(v, p, n), k)
-    s = L.call(o.set_poly_union, L.call(o.poly_shift, p, k, n), q, n)
-    return L.Mul(r, L.ProdRot(v, q, n)), L.ProdRot(v, s, n), [L.from_source(r), L.ne(s, ""), L.varies(v)]
 
 
 @r("prod-ext-invariant")

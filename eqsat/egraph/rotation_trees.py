@@ -9,7 +9,7 @@ tree reads anything else.
 
 ``eqsat.egraph.summaries`` unions such a tree with its ``LinRot``/``ProdRot`` summary
 realized at load: the rules reach that summary one source step per iteration (``lin-rot`` with ``lin-add``,
-``prod-rot-merge``), 14 iterations for each of the two 14-step loops of HEIR's
+``prod-rot`` with ``prod-merge``), 14 iterations for each of the two 14-step loops of HEIR's
 sum-and-product of 32 slots. (``interior`` is what a loader could leave out; the summaries
 keep it, see ``Summaries._plan_rotation_trees``.)
 """

@@ -140,9 +140,10 @@ class Summaries(CanonicalForms):
         ``_rotation_tree``), so the rules find the chain's polynomials (offset sets) at load
         instead of one source step per iteration (HEIR's 17-rotation linear chain of 32 slots:
         32 -> 8 iterations; the sum-and-product of 32 slots: 33 -> 10). Products were left
-        out while ``prod-rot-merge`` also merged the realizations' own rotations: the sets
+        out while the product rule also merged the realizations' own rotations: the sets
         realized at load made it the costliest rule, and the run slower; it now fires on
-        source rotations only, as ``lin-rot``. The source stays live: loaded alone,
+        source rotations only, as ``lin-rot`` (both eager, ``RuleFamily.rule``). The source
+        stays live: loaded alone,
         the realization lost what the rules find from the source's own rotations (HEIR's
         duplicated-rotation sum read at slot 1: 4 rotations instead of 2; the sum-and-product
         of 32 slots: 10 instead of 9)."""
@@ -183,8 +184,9 @@ class Summaries(CanonicalForms):
         product = i in self.product_trees
         op = "ProdRot" if product else "LinRot"
         for j, terms in interior_forms(self.prog, tree, product=product).items():
-            # each step of the chain as its polynomial (offset set) too: the rule that would
-            # derive them one step per iteration (``lin-rot`` with ``lin-add``, ``prod-rot-merge``) finds them present
+            # each step of the chain as its polynomial (offset set) too: the rules that would
+            # derive them one step per iteration (``lin-rot`` with ``lin-add``, ``prod-rot``
+            # with ``prod-merge``) find them present
             self.unions.append((self.name[j], self.node(op, v, rotpoly.key(terms, slots), slots)))
         key = rotpoly.key(tree.terms, slots)
         if product:

@@ -160,7 +160,7 @@ def test_rotation_tree_reads_a_product_and_refuses_a_repeated_offset() -> None:
 
 def test_product_chain_gets_its_realized_prodrot_beside_the_source() -> None:
     """The product's set and every step's set at load: the rules do not rebuild the chain one
-    step per iteration (``prod-rot-merge``)."""
+    step per iteration (``prod-rot`` with ``prod-merge``)."""
     prog = linear_chain(8, 7, "mul")  # all 8 rotations: a full product
     loader = Loader(prog)
     loader.load()

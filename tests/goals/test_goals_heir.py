@@ -109,10 +109,10 @@ CASES: list[Case] = [
     _c("rr_rotation_duplicated", {"moves": 4}),
     _c("rr_rotation_multiple_tensors", {"moves": 4}),
     _c("rr_rotation_mixed_ops", {"moves": 4}),
-    # prod-pair-base-r: the chain's first product rot(v, 1) * v starts the ProdRot that
-    # prod-rot-merge carries up the chain (lin-rot with lin-add the sum's), one step per iteration; the
-    # first rotation is shared with the sum; default limits (both chains are realized at load
-    # beside the source, eqsat.egraph.summaries: saturates in 10 iterations)
+    # prod-pair-base-r: the chain's first product rot(v, 1) * v starts the ProdRot that prod-rot
+    # (eager) with prod-merge carries up the chain (lin-rot with lin-add the sum's), one step an
+    # iteration; the first rotation is shared with the sum; default limits (both chains are
+    # realized at load beside the source, eqsat.egraph.summaries: saturates in 10 iterations)
     _c("rr_reduce_add_and_mul_32", {"rotate": 9, "moves": 11}, {"rotate": 9, "moves": 9, "mul": 5},
        exact=("rotate", "mul")),
     _c("rr_dot_product_regression", target={"rotate": 2, "mul": 1, "extract": 0}, exact=("mul",)),
