@@ -108,7 +108,12 @@ def search(
         for j in members:
             groups.setdefault(j, []).append(s)
     paid = [0] * len(setup_cost)  # chosen members per shared cost
-    cheapest = {c: min(cands[j].cost for j in usable[c]) for c in classes}
+    cost_of = {j: cands[j].cost for j in kids}
+    cheapest = [0.0] * (max(classes) + 1)
+    options_of = [0] * len(cheapest)
+    for c in classes:
+        cheapest[c] = min(cost_of[j] for j in usable[c])
+        options_of[c] = len(usable[c])
     must = _must(usable, classes, kids)
     pick: dict[int, int] = {}
     chosen_mask = 0
@@ -172,25 +177,29 @@ def search(
             x = low.bit_length() - 1
             m ^= low
             held |= must[x]
-            if len(usable[x]) < fewest:
-                fewest = len(usable[x])
+            if options_of[x] < fewest:
+                fewest = options_of[x]
                 c = x
-        held &= ~chosen_mask
+        free = ~chosen_mask
+        held &= free
         rest = held & ~(1 << c)
+        base = cost + bits_sum(rest)
+        base_count = len(pick) + 1 + rest.bit_count()
         # per candidate of c: its cost, the shared costs it starts paying and the classes its
         # children add to those held
         options: list[tuple[float, int, int]] = []
+        free &= ~held
         for j in usable[c]:
-            add = cands[j].cost
+            add = cost_of[j]
             for s in groups.get(j, ()):
                 if not paid[s]:
                     add += setup_cost[s]
             more = 0
             for ch in kids[j]:
                 more |= must[ch]
-            more &= ~chosen_mask & ~held
-            lb = cost + add + bits_sum(rest) + bits_sum(more)
-            count = len(pick) + 1 + (rest | more).bit_count()
+            more &= free
+            lb = base + add + bits_sum(more)
+            count = base_count + more.bit_count()
             if not cut(lb, count):
                 options.append((lb, count, j))
         options.sort()
@@ -200,7 +209,7 @@ def search(
                 continue
             if any(ch in pick and reaches(ch, c) for ch in kids[j]):
                 continue
-            add = cands[j].cost
+            add = cost_of[j]
             for s in groups.get(j, ()):
                 if not paid[s]:
                     add += setup_cost[s]
