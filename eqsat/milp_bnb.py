@@ -37,13 +37,18 @@ the MILP it stands in for.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from eqsat.milp_reduce import Problem
 
 #: search nodes before ``search`` gives up (returns None) and the MILP decides
 NODE_BUDGET = 4000
+#: search nodes before ``search`` asks for its ``floor`` (the cost covers' bound of
+#: ``eqsat.milp_cover``: rr_not_supported_multiple_tensors, whose start it proves, took 1,756
+#: nodes without it; the searches of the suite's models that need one took 8-485 nodes but
+#: rr_not_supported_repeated_indices, 1,068)
+FLOOR_AFTER = 500
 
 
 @dataclass
@@ -57,6 +62,10 @@ class Result:
 
 
 class _Budget(Exception):
+    pass
+
+
+class _Proven(Exception):
     pass
 
 
@@ -88,10 +97,13 @@ def _must(
 
 def search(
     pb: Problem, usable: Sequence[Sequence[int]], classes: Sequence[int], incumbent: float,
-    budget: int | None = None,
+    budget: int | None = None, floor: Callable[[], float] | None = None,
 ) -> Result | None:
     """The exact search of the module docstring; None when it needs more than ``budget`` nodes
-    (None: ``NODE_BUDGET``) or a cost is negative (the bound needs non-negative ones)."""
+    (None: ``NODE_BUDGET``) or a cost is negative (the bound needs non-negative ones).
+    ``floor``: a lower bound on every program's cost, asked for once the search has taken
+    ``FLOOR_AFTER`` nodes without finding a program cheaper than the incumbent; when the
+    incumbent meets it, the search stops there (the incumbent is optimal)."""
     cands = pb.cands
     if any(cands[j].cost < 0 for c in classes for j in usable[c]) or any(s < 0 for s, _ in pb.setups):
         return None
@@ -161,6 +173,8 @@ def search(
         nodes[0] += 1
         if nodes[0] > budget:
             raise _Budget
+        if nodes[0] == FLOOR_AFTER and floor is not None and not best_pick and incumbent <= floor() + tol:
+            raise _Proven
         open_ = need & ~chosen_mask
         if not open_:
             if not cut(cost, len(pick)):
@@ -232,6 +246,8 @@ def search(
         dfs(0.0, need0)
     except _Budget:
         return None
+    except _Proven:
+        return Result(False, incumbent, {}, nodes[0])
     if best_pick:
         chosen = best_pick[0]
         total = sum(cands[j].cost for j in chosen.values())

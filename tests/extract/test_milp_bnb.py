@@ -131,3 +131,34 @@ def test_negative_costs_are_not_searched() -> None:
     pb = Problem(2, [True] * 2, [_plain(0, -1.0, (), 0), _plain(1, 1.0, (0,), 1)], [1])
     usable, classes = milp._prune(pb) or ([], [])
     assert milp_bnb.search(pb, usable, classes, math.inf) is None
+
+
+def test_the_floor_is_asked_for_late_and_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # root = g(A) (0); A = f(P) (1) or leaf (8); P = h(X) (0) or leaf (10); X leaf (10): the
+    # optimum 8, whose proof takes three nodes (the bound sees P at 0 until P is branched on)
+    root, a, p, x = range(4)
+    cands = [_plain(root, 0.0, (a,), 0), _plain(a, 1.0, (p,), 1), _plain(a, 8.0, (), 2),
+             _plain(p, 0.0, (x,), 3), _plain(p, 10.0, (), 4), _plain(x, 10.0, (), 5)]
+    pb = Problem(4, [True] * 4, cands, [root])
+    usable, classes = milp._prune(pb) or ([], [])
+    proof = milp_bnb.search(pb, usable, classes, 8.0)
+    assert proof is not None and not proof.better and proof.nodes == 3
+    asked: list[float] = []
+
+    def floor(value: float) -> float:
+        asked.append(value)
+        return value
+
+    # a floor that the incumbent meets, asked for at the second node: the search stops there
+    monkeypatch.setattr(milp_bnb, "FLOOR_AFTER", 2)
+    got = milp_bnb.search(pb, usable, classes, 8.0, floor=lambda: floor(8.0))
+    assert got is not None and not got.better and got.nodes == 2 and asked == [8.0]
+    # a lower floor: asked for once, and the search goes on to its end
+    asked.clear()
+    got = milp_bnb.search(pb, usable, classes, 8.0, floor=lambda: floor(5.0))
+    assert got is not None and not got.better and got.nodes == 3 and asked == [5.0]
+    # a search that ends before FLOOR_AFTER nodes never asks
+    asked.clear()
+    monkeypatch.setattr(milp_bnb, "FLOOR_AFTER", 4)
+    got = milp_bnb.search(pb, usable, classes, 8.0, floor=lambda: floor(8.0))
+    assert got is not None and got.nodes == 3 and asked == []
