@@ -144,10 +144,11 @@ CUT_ROUNDS = 1
 HITTING_MAX_CLASSES = 200
 #: the most reachable classes (after the contraction and the reductions) of a model without noise
 #: that the exact search of ``eqsat.milp_bnb`` solves before the MILP. Over the suite's extraction
-#: models (every kernel of examples/ and tests/heir_cases/ but box_blur_64x64) the 13 that reach
-#: it have 8-75 classes and need 8-1,068 search nodes (rr_not_supported_repeated_indices the
-#: most), against ``eqsat.milp_bnb.NODE_BUDGET`` 4,000; the MILP took 33-36 ms of CPU for
-#: rr_rotation_duplicated and rr_not_supported_repeated_indices, the search 3-4 ms.
+#: models (every kernel of examples/ and tests/heir_cases/ but box_blur_64x64) the 13 whose start
+#: the bounds do not prove have 8-75 classes and need 8-1,068 search nodes
+#: (rr_not_supported_repeated_indices the most), against ``eqsat.milp_bnb.NODE_BUDGET`` 4,000; the
+#: MILP took 48-60 ms of CPU for rr_rotation_duplicated and rr_not_supported_repeated_indices,
+#: the search 5-7 ms (ilp_extract in all, in-process medians of 11).
 BNB_MAX_CLASSES = 80
 
 
