@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eqsat import milp_contract, milp_cover, milp_cuts, milp_hitting, milp_reduce
+from eqsat import milp_bnb, milp_contract, milp_cover, milp_cuts, milp_hitting, milp_reduce
 from eqsat.algebra.graphs import strongly_connected
 from eqsat.models import noisy as noise
 
@@ -142,6 +142,14 @@ PROOF_STALL_S = 0.5
 #: 0.023 s; in-process A/B over the suite's 71 models, medians of 7).
 CUT_ROUNDS = 1
 HITTING_MAX_CLASSES = 200
+#: the most reachable classes (after the contraction and the reductions) of a model without noise
+#: that the exact search of ``eqsat.milp_bnb`` solves before the MILP. Over the suite's extraction
+#: models (every kernel of examples/ and tests/heir_cases/ but box_blur_64x64) the 13 whose start
+#: the bounds do not prove have 8-75 classes and need 8-1,068 search nodes
+#: (rr_not_supported_repeated_indices the most), against ``eqsat.milp_bnb.NODE_BUDGET`` 4,000; the
+#: MILP took 48-60 ms of CPU for rr_rotation_duplicated and rr_not_supported_repeated_indices,
+#: the search 5-7 ms (ilp_extract in all, in-process medians of 11).
+BNB_MAX_CLASSES = 80
 
 
 class Milp:
@@ -456,7 +464,10 @@ def solve(
     ``warm``; where it is cheaper the solve starts again from it, whose cost prunes more (info
     ``second_start``: whether it did; absent when it was not asked for).
 
-    Without noise the problem is first contracted (``eqsat.milp_contract``: classes that only
+    Without noise, a model of at most ``BNB_MAX_CLASSES`` classes (after the reductions) with a
+    warm start that the bounds do not prove is solved by the exact search of ``eqsat.milp_bnb``
+    (info ``solver`` "bnb", ``bnb_nodes``; no second start); the MILP only where that search
+    runs out of nodes. Without noise the problem is first contracted (``eqsat.milp_contract``: classes that only
     one class uses merged into its candidates; info ``absorbed``: how many), solved, and the
     choice expanded back: the same programs and costs on fewer columns. ``contract=False``
     solves ``pb`` as it is (the contracted problem's own solve); ``spans``: given the candidates
@@ -500,15 +511,39 @@ def solve(
     # close it (rr_reduce_add_and_mul_32 0.027 -> 0.114 CPU s, dot_product_8 0.037 -> 0.066): the
     # bound only
     lower = red.bound
-    if not with_noise and known is not None and known[0] > red.bound + 1e-6 * (1.0 + abs(known[0])):
-        covers = milp_cover.cover(pb, usable, classes)
-        if covers is not None:
-            lower = max(red.bound, covers.roots_bound(pb.roots))
+    unproven = not with_noise and known is not None and known[0] > red.bound + 1e-6 * (1.0 + abs(known[0]))
+    covered: list[float] = []
+
+    def cover_bound() -> float:
+        if not covered:
+            covers = milp_cover.cover(pb, usable, classes)
+            covered.append(max(red.bound, covers.roots_bound(pb.roots)) if covers is not None else red.bound)
+        return covered[0]
+
+    if unproven and known is not None and len(classes) <= BNB_MAX_CLASSES:
+        # a small problem: the exact search of eqsat.milp_bnb, the MILP only when it runs out of
+        # nodes. The covers' bound only once the search has taken eqsat.milp_bnb.FLOOR_AFTER nodes
+        # (most searches end sooner, and the covers cost more than they: rr_rotation_duplicated
+        # 4 ms against 2 ms for its 231 nodes)
+        found = milp_bnb.search(pb, usable, classes, known[0], floor=cover_bound)
+        if found is not None:
+            best = found.pick if found.better else {c: _replacement(j, red.dropped) for c, j in known[1].items()}
+            bound = covered[0] if covered else red.bound
+            info: dict[str, object] = {
+                "status": "optimal", "objective": found.cost, "gap": 0.0, "classes": len(classes),
+                "nodes": sum(len(usable[c]) for c in classes), "vars": 0, "rows": 0, "cyclic_classes": 0,
+                "solver": "bnb", "bnb_nodes": found.nodes, "pruned": len(red.dropped),
+                "bound": bound if math.isfinite(bound) else None, "proven": True,
+                "time_s": round(time.perf_counter() - start, 4),
+            }
+            return Solution("optimal", best, set(), info)
+    if unproven:
+        lower = cover_bound()
     reduced = {"pruned": len(red.dropped), "bound": lower if math.isfinite(lower) else None}
     if not with_noise and known is not None and known[0] <= lower + 1e-6 * (1.0 + abs(known[0])):
         # the warm start meets the lower bound: optimal without a solve
         met = {c: _replacement(j, red.dropped) for c, j in known[1].items()}
-        info: dict[str, object] = {
+        info = {
             "status": "optimal", "objective": known[0], "gap": 0.0, "classes": len(classes),
             "nodes": sum(len(usable[c]) for c in classes), "vars": 0, "rows": 0, "cyclic_classes": 0,
             "solver": "bound", **reduced, "proven": True, "time_s": round(time.perf_counter() - start, 4),

@@ -9,7 +9,7 @@ and its MILP searches. Out: ``extraction_phases.csv`` and ``.png`` (stacked bars
 and the same table on stdout: per model the medians in ms of the whole, of the greedy
 start, of the LPs, of the MILPs and of the rest (Python: the problem, contraction, reductions,
 covers, hitting sets, second start, model building), and what proved the result (``solver``:
-bound / lp / highs; ``second_start``: whether a second start restarted the solve).
+bound / bnb / lp / highs; ``second_start``: whether a second start restarted the solve).
 
 Session 13 (issue 16, the small kernels beyond 2x HEIR; CPU ms on a loaded 2-core machine):
 the MILP search is 45-65% of rr_rotation_duplicated, the dot products, heco_hamming_distance_4

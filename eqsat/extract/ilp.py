@@ -39,6 +39,10 @@ binary ``r_c`` (``reduce_noise`` after the class, cost from the table):
 (other ops).  Only lower bounds on noise are needed (any feasible ``N`` bounds the
 real noise from above), so the article's ``Z`` penalty trick is unnecessary.
 
+Small models (``eqsat.milp.BNB_MAX_CLASSES``) are solved by the exact branch and bound of
+``eqsat.milp_bnb`` instead of HiGHS (the same optimum, proven; ties to fewer classes), the
+MILP only where its node budget runs out.
+
 On a time limit the best solution found is returned (or the warm start / a greedy
 fallback), and the info says so. With a warm start, the proof stops once the best program
 has not improved for ``eqsat.milp.PROOF_STALL_S`` CPU seconds: the info then has ``status``

@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "eqsat.milp_cover": 2,
     "eqsat.milp_cuts": 2,
     "eqsat.milp_hitting": 2,
+    "eqsat.milp_bnb": 2,
     "eqsat.frontend": 2,
     "eqsat.term": 3,
     "eqsat.term_ops": 3,

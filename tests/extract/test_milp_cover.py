@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from test_milp_cuts import acyclic_picks, brute_force, pruned_small
 from test_milp_reduce import dag_cost, problems, same_solve_without
 
-from eqsat import milp, milp_cover
+from eqsat import milp, milp_bnb, milp_cover
 from eqsat.milp import Cand, Problem, solve
 
 
@@ -89,8 +89,14 @@ def test_a_chain_pays_every_extraction() -> None:
     covers = milp_cover.cover(pb, usable, classes)
     assert covers is not None and covers.roots_bound(pb.roots) == 13.0 == brute_force(pb)
     warm = {cd.cls: j for j, cd in enumerate(pb.cands)}  # the last candidate of each class: the rotations
-    sol = solve(pb, with_noise=False, warm=warm)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(milp, "BNB_MAX_CLASSES", 0)  # not the exact search, which asks for the bound late
+        sol = solve(pb, with_noise=False, warm=warm)
     assert sol.status == "optimal" and sol.info["objective"] == 13.0 and sol.info["solver"] == "bound"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(milp_bnb, "FLOOR_AFTER", 1)  # the search, asking for the bound at once
+        sol = solve(pb, with_noise=False, warm=warm)
+    assert sol.info["objective"] == 13.0 and sol.info["solver"] == "bnb" and sol.info["bnb_nodes"] == 1
 
 
 def test_negative_costs_give_no_cover() -> None:

@@ -163,7 +163,8 @@ def _shared_sums(n: int, seed: int) -> tuple[Problem, dict[int, int]]:
     return pb, tree_start(pb, seed)
 
 
-def test_proof_budget_stops_and_says_so() -> None:
+def test_proof_budget_stops_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(milp, "BNB_MAX_CLASSES", 0)  # the MILP's proof budget, not the exact search's
     pb, warm = _shared_sums(60, 1)
     full = solve(pb, with_noise=False, warm=warm, proof_stall_s=math.inf)
     quick = solve(pb, with_noise=False, warm=warm, proof_stall_s=0.0)

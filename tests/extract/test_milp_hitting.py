@@ -132,6 +132,7 @@ def test_a_cheaper_second_start_restarts_the_solve() -> None:
             # on the model as built: the contraction merges r and s into a's two alternatives,
             # where dominance alone settles it (tests/extract/test_milp_contract.py)
             mp.setattr(milp_contract, "contract", lambda _pb: None)
+            mp.setattr(milp, "BNB_MAX_CLASSES", 0)  # the MILP's second start, not the exact search
             sol = milp.solve(pb, with_noise=False, warm=warm, proof_stall_s=math.inf, second_start=other)
         assert sol.status == "optimal" and sol.info["objective"] == 6.0 and sol.pick == best
         assert sol.info.get("second_start") is used and len(asked) == (0 if used is None else 1)

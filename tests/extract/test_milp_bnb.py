@@ -1,0 +1,164 @@
+"""The exact branch-and-bound for small extraction problems (eqsat.milp_bnb): on random problems
+its optimum is HiGHS's (the MILP with the search off) and brute force's, by an acyclic program
+that costs it; it proves an optimal start, refuses cycles, pays a shared cost once, breaks ties
+towards fewer classes, and hands over to the MILP when its node budget runs out."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_milp_contract import owned_problems
+from test_milp_cuts import brute_force, pruned_small
+from test_milp_reduce import dag_cost, problems, reachable_pick, tree_start
+
+from eqsat import milp, milp_bnb
+from eqsat.milp import Cand, Problem, solve, topo_order
+
+
+def _plain(cls: int, cost: float, kids: tuple[int, ...], ref: int) -> Cand:
+    return Cand(cls, cost, kids, "plain", 0.0, ref)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), owned_problems()), st.integers(0, 2**16))
+def test_same_optimum_as_highs(pb: Problem, seed: int) -> None:
+    warm = tree_start(pb, seed)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(milp, "BNB_MAX_CLASSES", 0)
+        highs = solve(pb, with_noise=False, warm=warm or None, proof_stall_s=math.inf)
+    got = solve(pb, with_noise=False, warm=warm or None, proof_stall_s=math.inf)
+    assert got.status == highs.status
+    if highs.status != "optimal":
+        return
+    assert got.info["proven"] is True
+    assert got.info["objective"] == pytest.approx(highs.info["objective"], abs=1e-6)
+    chosen = reachable_pick(pb, got.pick)
+    assert topo_order(chosen, pb) is not None
+    assert dag_cost(pb, chosen) == pytest.approx(highs.info["objective"], abs=1e-6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_search_finds_the_brute_force_optimum(pb: Problem) -> None:
+    pr = pruned_small(pb)
+    if pr is None:
+        return
+    usable, classes = pr
+    best = brute_force(pb)
+    got = milp_bnb.search(pb, usable, classes, math.inf)
+    assert got is not None and got.better
+    assert got.cost == pytest.approx(best, abs=1e-6)
+    assert topo_order(got.pick, pb) is not None
+    assert reachable_pick(pb, got.pick) == got.pick  # exactly the classes the roots reach
+    assert dag_cost(pb, got.pick) == pytest.approx(best, abs=1e-6)
+    # from the optimum as the incumbent: nothing cheaper
+    again = milp_bnb.search(pb, usable, classes, best)
+    assert again is not None and not again.better
+
+
+def test_the_cheap_cycle_is_refused() -> None:
+    # root a = f(b) (1) or leaf (9); b = g(a) (1) or leaf (5): a -> b -> a is the cheapest pair
+    a, b = range(2)
+    pb = Problem(2, [True] * 2, [_plain(a, 1.0, (b,), 0), _plain(a, 9.0, (), 1),
+                                 _plain(b, 1.0, (a,), 2), _plain(b, 5.0, (), 3)], [a])
+    usable, classes = milp._prune(pb) or ([], [])
+    got = milp_bnb.search(pb, usable, classes, math.inf)
+    assert got is not None and got.cost == 6.0 and got.pick == {a: 0, b: 3}
+
+
+def test_a_shared_cost_is_paid_once() -> None:
+    # root = h(r1, r2) (0) or leaf (7); r1, r2 = rotations of x (1 each, sharing a cost of 4)
+    x, r1, r2, root = range(4)
+    cands = [_plain(x, 0.0, (), 0), _plain(r1, 1.0, (x,), 1), _plain(r2, 1.0, (x,), 2),
+             _plain(root, 0.0, (r1, r2), 3), _plain(root, 7.0, (), 4)]
+    pb = Problem(4, [True] * 4, cands, [root], [(4.0, (1, 2))])
+    usable, classes = milp._prune(pb) or ([], [])
+    got = milp_bnb.search(pb, usable, classes, math.inf)
+    assert got is not None and got.cost == 6.0 and got.pick == {root: 3, r1: 1, r2: 2, x: 0}
+    # a dearer setup makes the leaf cheaper
+    pb.setups = [(6.0, (1, 2))]
+    got = milp_bnb.search(pb, usable, classes, math.inf)
+    assert got is not None and got.cost == 7.0 and got.pick == {root: 4}
+
+
+def test_ties_go_to_fewer_classes() -> None:
+    # root = f(a, b) (2) or g(c) (2); a, b leaves of 1, c a leaf of 2: both cost 4, f(a, b) in
+    # three classes, g(c) in two (f's candidate comes first and its bound is as low)
+    root, a, b, c, d = range(5)
+    cands = [_plain(root, 2.0, (a, b), 0), _plain(root, 2.0, (c,), 1), _plain(a, 1.0, (), 2),
+             _plain(b, 1.0, (), 3), _plain(c, 2.0, (), 4), _plain(d, 1.0, (), 5)]
+    pb = Problem(5, [True] * 5, cands, [root])
+    usable, classes = milp._prune(pb) or ([], [])
+    got = milp_bnb.search(pb, usable, classes, math.inf)
+    assert got is not None and got.cost == 4.0 and got.pick == {root: 1, c: 4}
+
+
+def test_an_optimal_start_is_proven_and_kept() -> None:
+    pb = Problem(2, [True] * 2, [_plain(0, 1.0, (), 0), _plain(1, 1.0, (0,), 1), _plain(1, 3.0, (), 2)], [1])
+    sol = solve(pb, with_noise=False, warm={0: 0, 1: 2})  # 3 against 2: not the optimum
+    assert sol.info["solver"] == "bnb" and sol.info["objective"] == 2.0 and sol.pick == {1: 1, 0: 0}
+
+
+def _chain_of_choices(n: int) -> tuple[Problem, dict[int, int]]:
+    """``n`` classes over a leaf, each the sum of the two below it or a rotation-like step of
+    the leaf (costs chosen so that the proof needs branching), and a dear start."""
+    cands = [_plain(0, 0.0, (), 0)]
+    for c in range(1, n):
+        cands.append(_plain(c, 3.0, (c - 1, max(c - 2, 0)), len(cands)))
+        cands.append(_plain(c, 2.0 + (c % 3), (0,), len(cands)))
+    pb = Problem(n, [True] * n, cands, [n - 1])
+    warm = {0: 0, **{c: 2 * c - 1 for c in range(1, n)}}  # every class a sum
+    return pb, warm
+
+
+def test_out_of_nodes_the_milp_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    pb, warm = _chain_of_choices(12)
+    usable, classes = milp._prune(pb) or ([], [])
+    assert milp_bnb.search(pb, usable, classes, math.inf, budget=1) is None
+    full = solve(pb, with_noise=False, warm=warm, proof_stall_s=math.inf)
+    monkeypatch.setattr(milp_bnb, "NODE_BUDGET", 1)
+    fallback = solve(pb, with_noise=False, warm=warm, proof_stall_s=math.inf)
+    assert full.info["solver"] == "bnb" and fallback.info["solver"] != "bnb"
+    assert full.info["objective"] == pytest.approx(fallback.info["objective"])
+    monkeypatch.setattr(milp, "BNB_MAX_CLASSES", 5)  # above the size threshold: the MILP too
+    assert solve(pb, with_noise=False, warm=warm, proof_stall_s=math.inf).info["solver"] != "bnb"
+
+
+def test_negative_costs_are_not_searched() -> None:
+    pb = Problem(2, [True] * 2, [_plain(0, -1.0, (), 0), _plain(1, 1.0, (0,), 1)], [1])
+    usable, classes = milp._prune(pb) or ([], [])
+    assert milp_bnb.search(pb, usable, classes, math.inf) is None
+
+
+def test_the_floor_is_asked_for_late_and_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # root = g(A) (0); A = f(P) (1) or leaf (8); P = h(X) (0) or leaf (10); X leaf (10): the
+    # optimum 8, whose proof takes three nodes (the bound sees P at 0 until P is branched on)
+    root, a, p, x = range(4)
+    cands = [_plain(root, 0.0, (a,), 0), _plain(a, 1.0, (p,), 1), _plain(a, 8.0, (), 2),
+             _plain(p, 0.0, (x,), 3), _plain(p, 10.0, (), 4), _plain(x, 10.0, (), 5)]
+    pb = Problem(4, [True] * 4, cands, [root])
+    usable, classes = milp._prune(pb) or ([], [])
+    proof = milp_bnb.search(pb, usable, classes, 8.0)
+    assert proof is not None and not proof.better and proof.nodes == 3
+    asked: list[float] = []
+
+    def floor(value: float) -> float:
+        asked.append(value)
+        return value
+
+    # a floor that the incumbent meets, asked for at the second node: the search stops there
+    monkeypatch.setattr(milp_bnb, "FLOOR_AFTER", 2)
+    got = milp_bnb.search(pb, usable, classes, 8.0, floor=lambda: floor(8.0))
+    assert got is not None and not got.better and got.nodes == 2 and asked == [8.0]
+    # a lower floor: asked for once, and the search goes on to its end
+    asked.clear()
+    got = milp_bnb.search(pb, usable, classes, 8.0, floor=lambda: floor(5.0))
+    assert got is not None and not got.better and got.nodes == 3 and asked == [5.0]
+    # a search that ends before FLOOR_AFTER nodes never asks
+    asked.clear()
+    monkeypatch.setattr(milp_bnb, "FLOOR_AFTER", 4)
+    got = milp_bnb.search(pb, usable, classes, 8.0, floor=lambda: floor(8.0))
+    assert got is not None and got.nodes == 3 and asked == []
