@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 import time
 from collections import Counter
@@ -67,25 +68,27 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         rep = sess.run_schedule(step)
         secs = time.perf_counter() - start
         size = sess.size()
-        raw = {_name(k): v.total_seconds() for k, v in rep.search_and_apply_time_per_rule.items()}
-        # egglog 13.2's per-rule timedeltas are not in seconds (10.9 s of wall time came back as
-        # 0.0109): use them as shares of the iteration's measured wall time
-        scale = secs / max(sum(raw.values()), 1e-12)
-        times = {r: t * scale for r, t in raw.items()}
+        times = rule_seconds(rep)
+        if not times:  # no per-rule durations in the report's text: the timedeltas, as shares
+            raw = {_name(k): v.total_seconds() for k, v in rep.search_and_apply_time_per_rule.items()}
+            # egglog 13.2's per-rule timedeltas are not in seconds (10.9 s of wall time came back
+            # as 0.0109): use them as shares of the iteration's measured wall time
+            scale = secs / max(sum(raw.values()), 1e-12)
+            times = {r: t * scale for r, t in raw.items()}
         matches = {_name(k): v for k, v in rep.num_matches_per_rule.items()}
         for rule in set(times) | set(matches):
             total_rule[rule] += times.get(rule, 0.0)  # type: ignore[assignment]
             rows.append({"iteration": it, "nodes": size, "seconds": round(secs, 4), "rule": rule,
-                         "matches": matches.get(rule, 0), "rule_seconds": round(times.get(rule, 0.0), 4)})
+                         "matches": matches.get(rule, 0), "rule_seconds": round(times.get(rule, 0.0), 7)})
         rebuild = sum(v.total_seconds() for v in rep.rebuild_time_per_ruleset.values())
         top = sorted(times.items(), key=lambda kv: (-kv[1], -matches.get(kv[0], 0)))[:3]
         busy = sorted(((m, r) for r, m in matches.items() if m), reverse=True)[:3]
         print(f"it {it:2d}: {size:7d} nodes {secs:6.2f} s (rebuild {rebuild:.2f}) "
-              + ", ".join(f"{r} {t:.2f}s/{matches.get(r, 0)}" for r, t in top)
+              + ", ".join(f"{r} {t * 1000:.2f}ms/{matches.get(r, 0)}" for r, t in top)
               + " | most matches: " + ", ".join(f"{r} {m}" for m, r in busy))
         if not rep.updated or size > args.nodes:
             break
-    print("most expensive rules:", ", ".join(f"{r} {t:.2f}s" for r, t in total_rule.most_common(8)))
+    print("most expensive rules:", ", ".join(f"{r} {t * 1000:.2f}ms" for r, t in total_rule.most_common(8)))
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "profile_rules.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=["iteration", "nodes", "seconds", "rule", "matches", "rule_seconds"])
@@ -125,6 +128,25 @@ def plot(rows: list[dict[str, object]], total_rule: Counter[str], path: Path, ti
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+#: one rule's entry in the text of an egglog iteration report: its name and its reports
+_RULE_ENTRY = re.compile(r'"([^"]+)": \[((?:RuleReport \{[^}]*\}(?:, )?)+)\]')
+_RULE_TIME = re.compile(r"search_and_apply_time: ([0-9.]+)(ns|µs|us|ms|s)\b")
+_UNIT = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def rule_seconds(rep: object) -> dict[str, float]:
+    """Seconds per rule in one run report, read from the text of its iterations' reports: egglog
+    13.2's per-rule timedeltas lose everything below a millisecond (a rule's 5.8 us came back as
+    0), so on a small e-graph every rule read 0.00 s, while the text keeps the durations with
+    their units."""
+    out: dict[str, float] = {}
+    for it in getattr(rep, "iterations", []):
+        for m in _RULE_ENTRY.finditer(str(it)):
+            secs = sum(float(v) * _UNIT[u] for v, u in _RULE_TIME.findall(m.group(2)))
+            out[_name(m.group(1))] = out.get(_name(m.group(1)), 0.0) + secs
+    return out
 
 
 def _name(decl: object) -> str:

@@ -252,18 +252,24 @@ def refine(
     node_of = list(choice.node)
     state = DagCost(g, node_of, roots, costs, node_cost)  # shares node_of; a what-if costs only what it touches
     best = state.total
+    # the switches tried since the choice last changed (a commit, or a rebase of the spare
+    # e-nodes): none was below ``best``, and trying one again on the same choice against the
+    # same ``best`` gives the same answer -- the next round skips them (a round after the last
+    # improvement, or the second phase when its rebase changes nothing, tries nothing again)
+    tried: set[tuple[int, int]] = set()
     for lookahead in (False, True):
         for _ in range(max_rounds):
             improved = False
             if lookahead and math.isfinite(state.total) and _rebase_outside(g, node_of, state, costs):
                 state = DagCost(g, node_of, roots, costs, node_cost)  # same program, other spare e-nodes
+                tried.clear()
             reach = _reachable(g, node_of, roots)
             for c in reach:
                 if time.perf_counter() - start > budget_s:
                     return _with_secrecy(g, node_of, costs)
                 cur = node_of[c]
                 for alt in g.class_nodes[c]:
-                    if alt == cur or not g.nodes[alt].extractable:
+                    if alt == cur or not g.nodes[alt].extractable or (c, alt) in tried:
                         continue
                     if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
                         continue
@@ -276,6 +282,9 @@ def refine(
                     if cost < best - 1e-9:
                         state.commit(c, alt)
                         best, cur, improved = state.total, alt, True
+                        tried.clear()
+                    else:
+                        tried.add((c, alt))
             if not improved:
                 break
     return _with_secrecy(g, node_of, costs)

@@ -114,3 +114,113 @@ def test_refine_finds_the_shared_realization() -> None:
     greedy = greedy_dag(g, costs)
     assert _solution_cost(g, greedy.node, roots, costs) == 12.0
     assert _solution_cost(g, refine(g, greedy, roots, costs).node, roots, costs) == 10.0
+
+
+def _refine_trying_everything(g: EGraphView, choice: list[int], roots: list[int], costs: object) -> list[int]:
+    """``refine`` as it was before it skipped the switches already tried on the same choice:
+    every round tries every switch again (the reference its result must equal)."""
+    from eqsat.extract.dag import _reachable, _rebase_outside
+
+    node_of = list(choice)
+    state = DagCost(g, node_of, roots, costs, node_cost)  # type: ignore[arg-type]
+    best = state.total
+    for lookahead in (False, True):
+        for _ in range(4):
+            improved = False
+            if lookahead and math.isfinite(state.total) and _rebase_outside(g, node_of, state, costs):  # type: ignore[arg-type]
+                state = DagCost(g, node_of, roots, costs, node_cost)  # type: ignore[arg-type]
+            for c in _reachable(g, node_of, roots):
+                cur = node_of[c]
+                for alt in g.class_nodes[c]:
+                    if alt == cur or not g.nodes[alt].extractable:
+                        continue
+                    if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
+                        continue
+                    if math.isinf(state.total):
+                        node_of[c] = alt
+                        cost = _solution_cost(g, node_of, roots, costs)  # type: ignore[arg-type]
+                        node_of[c] = cur
+                    else:
+                        cost = state.switched(c, alt, best - 1e-9)
+                    if cost < best - 1e-9:
+                        state.commit(c, alt)
+                        best, cur, improved = state.total, alt, True
+            if not improved:
+                break
+    return node_of
+
+
+@settings(max_examples=300, deadline=None)
+@given(egraphs(), st.sampled_from(sorted(TABLES)))
+def test_refine_skips_only_repeated_switches(case: tuple[EGraphView, list[int], list[int]], which: str) -> None:
+    """``refine`` gives the choice of the version that tried every switch again in every round,
+    and never asks ``switched`` about one switch twice while the choice stays the same."""
+    costs = TABLES[which]
+    g, _, roots = case
+    start = greedy_dag(g, costs)  # refine's start in the pipeline (acyclic; -1 where no program)
+    if any(start.node[r] < 0 for r in roots):
+        return
+    node_of = list(start.node)
+    want = _refine_trying_everything(g, node_of, roots, costs)
+    asked: list[tuple[int, int] | None] = []
+    switched, commit = DagCost.switched, DagCost.commit
+
+    def spy_switched(self: DagCost, c: int, alt: int, limit: float = math.inf) -> float:
+        asked.append((c, alt))
+        return switched(self, c, alt, limit)
+
+    def spy_commit(self: DagCost, c: int, alt: int) -> None:
+        asked.append(None)  # the choice changed: every switch may be asked about again
+        commit(self, c, alt)
+
+    init = DagCost.__init__
+
+    def spy_init(self: DagCost, *a: object, **k: object) -> None:
+        asked.append(None)  # a new state (the second phase's rebase): the same
+        init(self, *a, **k)  # type: ignore[arg-type]
+
+    DagCost.switched, DagCost.commit, DagCost.__init__ = spy_switched, spy_commit, spy_init  # type: ignore[method-assign]
+    try:
+        got = refine(g, start, roots, costs)
+    finally:
+        DagCost.switched, DagCost.commit, DagCost.__init__ = switched, commit, init  # type: ignore[method-assign]
+    assert got.node == want
+    since: set[tuple[int, int]] = set()
+    for a in asked:
+        if a is None:
+            since.clear()
+        else:
+            assert a not in since, a
+            since.add(a)
+
+
+def test_refine_asks_each_switch_once_per_choice() -> None:
+    """On the shared-realization e-graph: one improving round, then a round that would ask
+    about the same switches on the same choice again (the old loop did)."""
+    g = view([("x.0", "In", [], ["x", 8]), ("y.0", "In", [], ["y", 8]), ("xy.0", "Add", ["x.0", "y.0"], []),
+              ("a.0", "Mul", ["xy.0", "y.0"], []), ("a.1", "Neg", ["s.0"], []), ("s.0", "Rot", ["x.0"], [1]),
+              ("b.0", "Rot", ["s.0"], [1]), ("r.0", "Add", ["a.0", "b.0"], [])], "r")
+    costs = table("noisy", {"rotate": 4, "mul": 2, "add": 1, "neg": 1})
+    roots = [g.root(0)]
+    greedy = greedy_dag(g, costs)
+    calls = [0]
+    switched = DagCost.switched
+
+    def counting(self: DagCost, c: int, alt: int, limit: float = math.inf) -> float:
+        calls[0] += 1
+        return switched(self, c, alt, limit)
+
+    DagCost.switched = counting  # type: ignore[method-assign]
+    try:
+        out = refine(g, greedy, roots, costs)
+    finally:
+        DagCost.switched = switched  # type: ignore[method-assign]
+    assert _solution_cost(g, out.node, roots, costs) == 10.0
+    ours = calls[0]
+    calls[0] = 0
+    DagCost.switched = counting  # type: ignore[method-assign]
+    try:
+        assert _refine_trying_everything(g, list(greedy.node), roots, costs) == out.node
+    finally:
+        DagCost.switched = switched  # type: ignore[method-assign]
+    assert ours < calls[0], (ours, calls[0])
