@@ -121,10 +121,12 @@ class Type:
         return self.elem.startswith("f")
 
     def scalar(self) -> Type:
-        return Type((), self.elem, self.secret)
+        return self if not self.shape else Type((), self.elem, self.secret)
 
     def with_secret(self, secret: bool) -> Type:
-        return Type(self.shape, self.elem, secret)
+        # the type itself when it has that secrecy already (equal, and immutable): making a
+        # frozen dataclass costs 0.4 us, and a built program asks this of most of its nodes
+        return self if secret is self.secret else Type(self.shape, self.elem, secret)
 
     def __str__(self) -> str:
         body = self.elem if not self.shape else f"tensor<{'x'.join(map(str, self.shape))}x{self.elem}>"
@@ -237,16 +239,17 @@ class Builder:
         self.nodes: list[Node] = []
         self.args: list[tuple[str, Type]] = []
         self.meta: dict[str, object] = {}
-        #: each node's fields -> its index (hash-consing); a plain tuple, so a repeated node
-        #: (an unrolled loop's extracts) costs no ``Node`` and no Python-level hash of one
-        self._memo: dict[tuple[str, tuple[int, ...], tuple[object, ...], Type], int] = {}
+        #: each node's fields -> its index (hash-consing); a plain tuple with the type's fields
+        #: in it, so a repeated node (an unrolled loop's extracts) costs no ``Node`` and no
+        #: Python-level hash of one or of its ``Type`` (a dataclass: its ``__hash__`` is Python)
+        self._memo: dict[tuple[str, tuple[int, ...], tuple[object, ...], tuple[int, ...], str, bool], int] = {}
         self._arg_ids: dict[str, int] = {}
 
     # -- generic -------------------------------------------------------------
     def add_node(self, op: str, args: tuple[int, ...], attrs: tuple[object, ...], ty: Type) -> int:
         if op not in ALL_OPS:
             raise IRError(f"unknown op '{op}'")
-        key = (op, args, attrs, ty)
+        key = (op, args, attrs, ty.shape, ty.elem, ty.secret)
         found = self._memo.get(key)
         if found is not None:
             return found
