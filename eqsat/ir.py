@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from eqsat.errors import EqsatError
+from eqsat.fast_init import fast_init
 
 Scalar = int | float
 
@@ -100,6 +101,7 @@ class IRError(EqsatError, ValueError):
     """A program that is not well formed (wrong arity, shape or type)."""
 
 
+@fast_init  # made per node by passes that change secrecy or shape (``eqsat.fast_init``)
 @dataclass(frozen=True, slots=True)
 class Type:
     """The type of an SSA value: shape, element type and secrecy."""
@@ -133,6 +135,7 @@ class Type:
         return f"secret<{body}>" if self.secret else body
 
 
+@fast_init  # made by the thousand: every node of every program built (``eqsat.fast_init``)
 @dataclass(frozen=True, slots=True)
 class Node:
     """One operation; ``args`` index earlier nodes of the same program."""

@@ -70,6 +70,19 @@ def node_cost(n: ENode, secret: list[bool], costs: CostTable) -> tuple[float, bo
     return 0.0, True
 
 
+def node_secret(n: ENode, secret: list[bool]) -> bool:
+    """Whether ``n``'s result is secret given its children's secrecy: ``node_cost(n, secret,
+    costs)[1]`` without the cost (no table read)."""
+    op = n.op
+    if not n.extractable or op == "In":
+        return True
+    if op in ("Num", "NumF", "Dense", "Mask", "PlainIn"):
+        return False
+    if not any(secret):
+        return op == "Encode"
+    return op != "Decode"
+
+
 @dataclass
 class Choice:
     node: list[int]  # per class: chosen e-node index, -1 if none
@@ -340,12 +353,13 @@ def _with_secrecy(g: EGraphView, node_of: list[int], costs: CostTable) -> Choice
                 stack.append((x, 1))
                 stack.extend((ch, 0) for ch in n.children if not done[ch])
             else:
-                secret[x] = node_cost(n, [secret[ch] for ch in n.children], costs)[1]
+                secret[x] = node_secret(n, [secret[ch] for ch in n.children])
                 done[x] = True
         return secret[c]
 
     for c in range(len(node_of)):
-        visit(c)
+        if not done[c] and node_of[c] >= 0:  # (else visiting it changes nothing)
+            visit(c)
     return Choice(node_of, secret)
 
 
