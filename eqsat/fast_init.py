@@ -45,4 +45,9 @@ def fast_init(cls: type[_T]) -> type[_T]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = cls.__init__.__doc__  # type: ignore[misc]
     cls.__init__ = init  # type: ignore[misc,method-assign]
+    # pickled as a call of the class with the fields (the slotted dataclass's own state
+    # functions read and set each field by name: 3.7 ms each way for gx 8x8's program)
+    ns_reduce: dict[str, Any] = {"cls": cls}
+    exec(f"def __reduce__(self):\n    return (cls, ({''.join(f'self.{n}, ' for n in names)}))\n", ns_reduce)
+    cls.__reduce__ = ns_reduce["__reduce__"]  # type: ignore[method-assign]
     return cls

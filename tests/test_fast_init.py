@@ -89,3 +89,18 @@ def test_refuses_what_it_cannot_keep() -> None:
 
             def __post_init__(self) -> None:
                 pass
+
+
+def test_pickled_as_a_call_with_the_fields() -> None:
+    t = Type((4,), "i16", True)
+    n = Node("add", (1, 2), (), t)
+    assert n.__reduce__() == (Node, ("add", (1, 2), (), t))
+    assert ENode("Add", 3, (1, 2), (), True).__reduce__() == (ENode, ("Add", 3, (1, 2), (), True))
+    c = Cand(1, 2.0, (3,), "max", 0.0, 7)
+    assert pickle.loads(pickle.dumps(c)) == c
+    # one type shared by many nodes is pickled once (the pickler's memo)
+    nodes = [Node("extract", (0,), (k,), Type((), "i16", True)) for k in range(50)]
+    s = t.scalar()
+    shared = [Node("extract", (0,), (k,), s) for k in range(50)]
+    back = pickle.loads(pickle.dumps(shared))
+    assert back == nodes and len({id(x.type) for x in back}) == 1
