@@ -298,7 +298,7 @@ class Builder:
     def binary(self, op: str, a: int, b: int) -> int:
         if op not in ARITH_OPS:
             raise IRError(f"'{op}' is not a binary arithmetic op")
-        ta, tb = self.type_of(a), self.type_of(b)
+        ta, tb = self.nodes[a].type, self.nodes[b].type
         if ta.shape != tb.shape:
             raise IRError(f"'{op}' operands have shapes {ta.shape} and {tb.shape}")
         return self.add_node(op, (a, b), (), ta.with_secret(ta.secret or tb.secret))

@@ -302,13 +302,14 @@ def _rebase_outside(g: EGraphView, node_of: list[int], state: DagCost, costs: Co
     cannot be an ancestor of a class inside, so the new e-nodes close no cycle. Returns
     whether any class changed."""
     changed = False
+    pos = state.pos  # ``state.reachable(c)`` is ``pos[c] >= 0``, read here without the call
     for x in range(g.num_classes):
-        if state.reachable(x):
+        if pos[x] >= 0:
             continue
         best, best_w = -1, math.inf
         for alt in g.class_nodes[x]:
             n = g.nodes[alt]
-            if not n.extractable or not n.children or not all(state.reachable(ch) for ch in n.children):
+            if not n.extractable or not n.children or not all(pos[ch] >= 0 for ch in n.children):
                 continue
             w = node_cost(n, [state.secret[ch] for ch in n.children], costs)[0]
             if w < best_w:
@@ -316,7 +317,7 @@ def _rebase_outside(g: EGraphView, node_of: list[int], state: DagCost, costs: Co
         if best < 0 or best == node_of[x]:
             continue
         cur = g.nodes[node_of[x]] if node_of[x] >= 0 else None
-        if (cur is not None and all(state.reachable(ch) for ch in cur.children)
+        if (cur is not None and all(pos[ch] >= 0 for ch in cur.children)
                 and node_cost(cur, [state.secret[ch] for ch in cur.children], costs)[0] <= best_w):
             continue  # already as cheap from inside
         node_of[x] = best

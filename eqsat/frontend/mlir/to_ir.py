@@ -317,11 +317,15 @@ class _FunctionLowering:
         """Execute ``block``'s operations; return the values of its terminator."""
         env = self.env
         known = self.indices
+        nodes = self.b.nodes
+        # the op count in a local, written back before a handler (which may run blocks itself)
+        # and read again after it
+        steps = self.steps
         for op, how, arg in self._plan(block):
-            self.steps += 1
-            if self.steps & 255 == 1:  # the clock every 256 ops, from the first
+            steps += 1
+            if steps & 255 == 1:  # the clock every 256 ops, from the first
                 self.parsed.check_deadline(op, "lower")
-            if self.steps > MAX_UNROLLED_OPS:
+            if steps > MAX_UNROLLED_OPS:
                 raise self.fail(op, f"unrolling exceeds {MAX_UNROLLED_OPS} operations")
             if how == _INDEX_BINARY:
                 lhs, rhs, res, fold, divides = arg
@@ -335,16 +339,18 @@ class _FunctionLowering:
                 a, b = env[lhs], env[rhs]
                 if type(a) is int and type(b) is int and not (kind == "sub" and not noisy_sub and self.is_zero(a)):
                     try:
-                        env[res] = self.check_width(op, self.b.binary(kind, a, b))
+                        i = self.b.binary(kind, a, b)
                     except IRError as exc:
                         raise self.fail(op, str(exc)) from None
+                    # a secret value is never folded from constants: nothing to check
+                    env[res] = i if nodes[i].type.secret else self.check_width(op, i)
                     continue
                 arg = _HANDLERS[type(op)]
             elif how == _EXTRACT:
                 src, indices, res = arg
                 t = env[src]
                 if type(t) is int:
-                    flat = _flat_index(env, indices, self.b.nodes[t].type.shape)
+                    flat = _flat_index(env, indices, nodes[t].type.shape)
                     if flat is not None:
                         try:
                             env[res] = self.fold_extract(t, flat)
@@ -356,7 +362,7 @@ class _FunctionLowering:
                 dest, scalar, indices, res = arg
                 t, x = env[dest], env[scalar]
                 if type(t) is int and type(x) is int:
-                    flat = _flat_index(env, indices, self.b.nodes[t].type.shape)
+                    flat = _flat_index(env, indices, nodes[t].type.shape)
                     if flat is not None:
                         try:
                             env[res] = self.b.insert(x, t, flat)
@@ -365,9 +371,11 @@ class _FunctionLowering:
                         continue
                 arg = _HANDLERS[type(op)]  # the general path, which reports what is wrong
             elif how == _TERMINATOR:
+                self.steps = steps
                 return [env[v] for v in arg]
             elif arg is None:
                 raise self.fail(op, f"unsupported operation '{op.name}'")
+            self.steps = steps
             try:
                 if how == _INDEX_BINARY:
                     self.op_arith_binary(op)  # the error it reports (an unknown or non-index operand, division by zero)
@@ -375,6 +383,7 @@ class _FunctionLowering:
                     arg(self, op)
             except IRError as exc:
                 raise self.fail(op, str(exc)) from None
+            steps = self.steps
         raise self.fail(owner, f"the body of '{owner.name}' has no terminator")
 
     def known_index(self, k: int) -> Index:
