@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from eqsat.errors import EqsatError
+from eqsat.fast_init import fast_init
 
 Scalar = int | float
 
@@ -100,6 +101,7 @@ class IRError(EqsatError, ValueError):
     """A program that is not well formed (wrong arity, shape or type)."""
 
 
+@fast_init  # made per node by passes that change secrecy or shape (``eqsat.fast_init``)
 @dataclass(frozen=True, slots=True)
 class Type:
     """The type of an SSA value: shape, element type and secrecy."""
@@ -121,16 +123,19 @@ class Type:
         return self.elem.startswith("f")
 
     def scalar(self) -> Type:
-        return Type((), self.elem, self.secret)
+        return self if not self.shape else Type((), self.elem, self.secret)
 
     def with_secret(self, secret: bool) -> Type:
-        return Type(self.shape, self.elem, secret)
+        # the type itself when it has that secrecy already (equal, and immutable): making a
+        # frozen dataclass costs 0.4 us, and a built program asks this of most of its nodes
+        return self if secret is self.secret else Type(self.shape, self.elem, secret)
 
     def __str__(self) -> str:
         body = self.elem if not self.shape else f"tensor<{'x'.join(map(str, self.shape))}x{self.elem}>"
         return f"secret<{body}>" if self.secret else body
 
 
+@fast_init  # made by the thousand: every node of every program built (``eqsat.fast_init``)
 @dataclass(frozen=True, slots=True)
 class Node:
     """One operation; ``args`` index earlier nodes of the same program."""
@@ -237,16 +242,17 @@ class Builder:
         self.nodes: list[Node] = []
         self.args: list[tuple[str, Type]] = []
         self.meta: dict[str, object] = {}
-        #: each node's fields -> its index (hash-consing); a plain tuple, so a repeated node
-        #: (an unrolled loop's extracts) costs no ``Node`` and no Python-level hash of one
-        self._memo: dict[tuple[str, tuple[int, ...], tuple[object, ...], Type], int] = {}
+        #: each node's fields -> its index (hash-consing); a plain tuple with the type's fields
+        #: in it, so a repeated node (an unrolled loop's extracts) costs no ``Node`` and no
+        #: Python-level hash of one or of its ``Type`` (a dataclass: its ``__hash__`` is Python)
+        self._memo: dict[tuple[str, tuple[int, ...], tuple[object, ...], tuple[int, ...], str, bool], int] = {}
         self._arg_ids: dict[str, int] = {}
 
     # -- generic -------------------------------------------------------------
     def add_node(self, op: str, args: tuple[int, ...], attrs: tuple[object, ...], ty: Type) -> int:
         if op not in ALL_OPS:
             raise IRError(f"unknown op '{op}'")
-        key = (op, args, attrs, ty)
+        key = (op, args, attrs, ty.shape, ty.elem, ty.secret)
         found = self._memo.get(key)
         if found is not None:
             return found
@@ -292,7 +298,7 @@ class Builder:
     def binary(self, op: str, a: int, b: int) -> int:
         if op not in ARITH_OPS:
             raise IRError(f"'{op}' is not a binary arithmetic op")
-        ta, tb = self.type_of(a), self.type_of(b)
+        ta, tb = self.nodes[a].type, self.nodes[b].type
         if ta.shape != tb.shape:
             raise IRError(f"'{op}' operands have shapes {ta.shape} and {tb.shape}")
         return self.add_node(op, (a, b), (), ta.with_secret(ta.secret or tb.secret))

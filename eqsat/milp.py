@@ -23,6 +23,7 @@ import numpy as np
 
 from eqsat import milp_bnb, milp_contract, milp_cover, milp_cuts, milp_hitting, milp_reduce
 from eqsat.algebra.graphs import strongly_connected
+from eqsat.fast_init import fast_init
 from eqsat.models import noisy as noise
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 
 # -- the abstract problem ---------------------------------------------------------
+@fast_init
 @dataclass(frozen=True)
 class Cand:
     """One alternative for a class: its cost, children and noise behaviour.

@@ -45,6 +45,10 @@ class CanonicalForms(Tables):
                 self.user_op[a] = nj.op
             if nj.op == "insert":
                 self.insert_base[nj.args[1]] = True
+        #: the signed leaves and interior of each sum (product) tree asked for (``_sum_tree``,
+        #: ``_prod_tree``): the planning, the covered interiors and the emission each walked it
+        self._sum_trees: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self._prod_trees: dict[int, tuple[list[int], list[int]]] = {}
 
     # -- hooks for summaries (``eqsat.egraph.summaries``) -------------------------
     def _slot_sum_summary(self, name: int, pos: list[int], neg: list[int]) -> None:
@@ -72,16 +76,11 @@ class CanonicalForms(Tables):
         for i in self.prog.live():
             n = self.prog.nodes[i]
             if n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
-                pos: list[int] = []
-                neg: list[int] = []
-                interior: list[int] = []
-                self._sum_leaves(i, 1, pos, neg, top=True, interior=interior)
+                pos, neg, interior = self._sum_tree(i)
                 if len(pos) + len(neg) > BALANCED_ONLY_LEAVES:
                     covered.update(interior)
             elif n.op == "mul" and not self._inner(i, ("mul",)):
-                leaves: list[int] = []
-                interior = []
-                self._prod_leaves(i, leaves, top=True, interior=interior)
+                leaves, interior = self._prod_tree(i)
                 if len(leaves) > BALANCED_ONLY_LEAVES:
                     covered.update(interior)
             elif n.op == "insert" and not self._inner_insert(i):
@@ -95,6 +94,16 @@ class CanonicalForms(Tables):
                 if len(inner) + 1 > BALANCED_ONLY_LEAVES:
                     covered.update(inner)
         return covered
+
+    def _users(self) -> dict[int, list[int]]:
+        """Live node -> the live nodes that read it, in live order (computed once per load; the
+        caller must not change it)."""
+        if not hasattr(self, "_users_memo"):
+            self._users_memo: dict[int, list[int]] = {}
+            for j in self.prog.live():
+                for a in self.prog.nodes[j].args:
+                    self._users_memo.setdefault(a, []).append(j)
+        return self._users_memo
 
     def _single_use(self, i: int) -> bool:
         return self.uses.get(i, 0) == 1 and i not in self.prog.results
@@ -112,14 +121,11 @@ class CanonicalForms(Tables):
         Place sum (trees above ``BALANCED_ONLY_LEAVES`` were emitted balanced already)."""
         n = self.prog.nodes[i]
         if n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
-            pos: list[int] = []
-            neg: list[int] = []
-            self._sum_leaves(i, 1, pos, neg, top=True)
+            pos, neg, _ = self._sum_tree(i)
             if len(pos) + len(neg) >= 3:
                 self._union(i, self._signed_tree(pos, neg))
         elif n.op == "mul" and not self._inner(i, ("mul",)):
-            leaves: list[int] = []
-            self._prod_leaves(i, leaves, top=True)
+            leaves, _ = self._prod_tree(i)
             if len(leaves) >= 3:
                 self._union(i, self._balanced("Mul", self._sorted(leaves)))
         elif n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
@@ -132,16 +138,13 @@ class CanonicalForms(Tables):
         None for a small template sum (``Summaries``) that found no realization: its covered
         terms are emitted again and the caller loads the root as any small tree."""
         if self.prog.nodes[i].op == "mul":
-            leaves: list[int] = []
-            self._prod_leaves(i, leaves, top=True)
+            leaves, _ = self._prod_tree(i)
             if i in self.summarized_prods:
                 realized = self._realized_prod_summary(leaves)
                 if realized is not None:
                     return realized
             return self._balanced("Mul", self._sorted(leaves))
-        pos: list[int] = []
-        neg: list[int] = []
-        self._sum_leaves(i, 1, pos, neg, top=True)
+        pos, neg, _ = self._sum_tree(i)
         if i in self.summarized_sums:
             realized = self._realized_sum_summary(pos, neg)
             if realized is not None:
@@ -183,6 +186,29 @@ class CanonicalForms(Tables):
                 stack.append((n.args[0], sg, False))
                 continue
             (pos if sg > 0 else neg).append(i)
+
+    def _sum_tree(self, root: int) -> tuple[list[int], list[int], list[int]]:
+        """``_sum_leaves`` of the tree topped at ``root``: (positive leaves, negative leaves,
+        interior), each a new list; walked once per load (it depends on the program alone)."""
+        got = self._sum_trees.get(root)
+        if got is None:
+            pos: list[int] = []
+            neg: list[int] = []
+            interior: list[int] = []
+            self._sum_leaves(root, 1, pos, neg, top=True, interior=interior)
+            got = self._sum_trees[root] = (pos, neg, interior)
+        return list(got[0]), list(got[1]), list(got[2])
+
+    def _prod_tree(self, root: int) -> tuple[list[int], list[int]]:
+        """``_prod_leaves`` of the tree topped at ``root``: (leaves, interior), new lists; walked
+        once per load."""
+        got = self._prod_trees.get(root)
+        if got is None:
+            leaves: list[int] = []
+            interior: list[int] = []
+            self._prod_leaves(root, leaves, top=True, interior=interior)
+            got = self._prod_trees[root] = (leaves, interior)
+        return list(got[0]), list(got[1])
 
     def _prod_leaves(self, root: int, out: list[int], top: bool = False, interior: list[int] | None = None) -> None:
         stack = [(root, top)]

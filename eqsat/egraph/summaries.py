@@ -148,10 +148,7 @@ class Summaries(CanonicalForms):
         duplicated-rotation sum read at slot 1: 4 rotations instead of 2; the sum-and-product
         of 32 slots: 10 instead of 9)."""
         self.rotation_trees: dict[int, RotationTree] = {}
-        users: dict[int, list[int]] = {}
-        for j in self.prog.live():
-            for a in self.prog.nodes[j].args:
-                users.setdefault(a, []).append(j)
+        users = self._users()
         self.product_trees: set[int] = set()
         for i in self.prog.live():
             n = self.prog.nodes[i]
@@ -222,12 +219,12 @@ class Summaries(CanonicalForms):
         alone (``_realized_prod_summary``): at least ``SUMMARY_SUM_SLOTS`` distinct slots of
         one vector times integer constants, no chain element (as ``_one_vector_sum``), and
         the product rules realize its ``ProdRot`` (``eqsat.egraph.prodrot_load``)."""
+        if sum(self.prog.nodes[x].op == "extract" for x in factors) < SUMMARY_SUM_SLOTS:
+            return False  # checked first: cheaper than the set's key (a stencil's pixel * weight)
         form = self._prod_set(factors)
         if form is None or root in self._chain_elems:
             return False
         v, key, _ = form
-        if sum(self.prog.nodes[x].op == "extract" for x in factors) < SUMMARY_SUM_SLOTS:
-            return False
         scratch = Tables(0)  # a dry run: rows written here are dropped
         return prodrot_load.ProdRealizer(scratch, self.prog.nodes[v].type.slots).prodrot(-1, key)[1]
 
@@ -368,10 +365,7 @@ class Summaries(CanonicalForms):
                     self.summarized_chains.add(i)
                     absorbed.add(i)
             elif n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
-                pos: list[int] = []
-                neg: list[int] = []
-                interior: list[int] = []
-                self._sum_leaves(i, 1, pos, neg, top=True, interior=interior)
+                pos, neg, interior = self._sum_tree(i)
                 if self._one_vector_sum(i, pos, neg):
                     self.summarized_sums.add(i)
                     absorbed.add(i)
@@ -390,9 +384,7 @@ class Summaries(CanonicalForms):
                     # terms hid the element from the chain's vector form; slot-uniform seed 6520024)
                     self.template_sums.add(i)  # a sum of slot templates? (``_realized_template_sum``)
             elif n.op == "mul" and not self._inner(i, ("mul",)):
-                factors: list[int] = []
-                interior = []
-                self._prod_leaves(i, factors, top=True, interior=interior)
+                factors, interior = self._prod_tree(i)
                 if self._one_vector_product(i, factors):
                     self.summarized_prods.add(i)
                     absorbed.add(i)
@@ -406,10 +398,7 @@ class Summaries(CanonicalForms):
         self.covered.update(x for x in absorbed if x not in self.summarized_chains and x not in self.summarized_sums
                             and x not in self.summarized_prods
                             and self.prog.nodes[x].op in ("add", "sub", "neg", "mul", "rotate"))
-        users: dict[int, list[int]] = {}
-        for j in self.prog.live():
-            for a in self.prog.nodes[j].args:
-                users.setdefault(a, []).append(j)
+        users = self._users()
         results = set(self.prog.results)
         # shared nodes and leaves: covered when every user is (a fixpoint: x[j] under x[j] * w)
         # (never a chain's element that is no linear form: the summarized chain places it as
@@ -429,9 +418,7 @@ class Summaries(CanonicalForms):
         self.template_cover: dict[int, list[int]] = {}
         self.template_sums -= absorbed | self.covered  # inside a summarized chain: never emitted
         for i in self.template_sums:
-            pos, neg = [], []
-            interior = []
-            self._sum_leaves(i, 1, pos, neg, top=True, interior=interior)
+            pos, neg, interior = self._sum_tree(i)
             # a small tree's interior is loaded live otherwise (a large one's is covered already)
             sub: set[int] = set(interior) if len(pos) + len(neg) <= BALANCED_ONLY_LEAVES else set()
             stack = pos + neg

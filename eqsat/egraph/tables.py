@@ -86,6 +86,18 @@ def _line(row: tuple[Arg, ...], cols: str) -> str:
     return "\t".join(_field(v, c) for v, c in zip(row, cols, strict=True)) + "\n"
 
 
+def _text(rows: list[tuple[Arg, ...]], cols: str) -> str:
+    """The TSV text of ``rows`` (``_line`` of each): where no column is a float, joined at once
+    and checked as a whole -- every row as long as ``cols`` and, in all, one tab fewer per row
+    than columns and one newline per row (a tab or newline inside a value shows as a wrong
+    count: then line by line, where ``_field`` refuses it)."""
+    if "F" not in cols and all(len(row) == len(cols) for row in rows):
+        text = "\n".join(["\t".join(map(str, row)) for row in rows]) + "\n"
+        if text.count("\t") == len(rows) * (len(cols) - 1) and text.count("\n") == len(rows):
+            return text
+    return "".join(_line(row, cols) for row in rows)
+
+
 class Tables:
     """The rows being written: one list per constructor (``LOAD_COLUMNS``), unions, result
     markers, source rotations, and each program value's node id (``name``). Node ids below
@@ -122,6 +134,6 @@ class Tables:
                 continue
             path = directory / f"{table}.tsv"
             with open(path, "w") as f:
-                f.write("".join(_line(row, cols) for row in rows))
+                f.write(_text(rows, cols))
             cmds.append(f"(input {table} {_quote(str(path))})")
         return cmds

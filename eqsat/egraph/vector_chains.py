@@ -37,15 +37,6 @@ _TWINS = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}
 class VectorChains(ChainVectorizer):
     """Plans the chains that load as vector forms (``_plan_vector_chains``) and emits them."""
 
-    def _users(self) -> dict[int, list[int]]:
-        """Live node -> the live nodes that read it (computed once per load)."""
-        if not hasattr(self, "_users_memo"):
-            self._users_memo: dict[int, list[int]] = {}
-            for j in self.prog.live():
-                for a in self.prog.nodes[j].args:
-                    self._users_memo.setdefault(a, []).append(j)
-        return self._users_memo
-
     def _vector_chain_instead(self, top: int, others: list[int]) -> bool:
         """A long chain (above ``SUMMARY_CHAIN_SLOTS``) whose elements ``others`` are no
         linear forms, asked by ``Summaries._plan_summaries`` before it summarizes the linear

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from eqsat.fast_init import fast_init
 from eqsat.term_ops import CONCRETE_OPS, INERT, SUMMARY_OPS
 
 Lit = int | float | str
 
 
+@fast_init  # made by the thousand (every e-node of a serialized e-graph, restricted views)
 @dataclass(frozen=True, slots=True)
 class ENode:
     op: str

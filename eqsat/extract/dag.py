@@ -70,6 +70,19 @@ def node_cost(n: ENode, secret: list[bool], costs: CostTable) -> tuple[float, bo
     return 0.0, True
 
 
+def node_secret(n: ENode, secret: list[bool]) -> bool:
+    """Whether ``n``'s result is secret given its children's secrecy: ``node_cost(n, secret,
+    costs)[1]`` without the cost (no table read)."""
+    op = n.op
+    if not n.extractable or op == "In":
+        return True
+    if op in ("Num", "NumF", "Dense", "Mask", "PlainIn"):
+        return False
+    if not any(secret):
+        return op == "Encode"
+    return op != "Decode"
+
+
 @dataclass
 class Choice:
     node: list[int]  # per class: chosen e-node index, -1 if none
@@ -298,13 +311,14 @@ def _rebase_outside(g: EGraphView, node_of: list[int], state: DagCost, costs: Co
     cannot be an ancestor of a class inside, so the new e-nodes close no cycle. Returns
     whether any class changed."""
     changed = False
+    pos = state.pos  # ``state.reachable(c)`` is ``pos[c] >= 0``, read here without the call
     for x in range(g.num_classes):
-        if state.reachable(x):
+        if pos[x] >= 0:
             continue
         best, best_w = -1, math.inf
         for alt in g.class_nodes[x]:
             n = g.nodes[alt]
-            if not n.extractable or not n.children or not all(state.reachable(ch) for ch in n.children):
+            if not n.extractable or not n.children or not all(pos[ch] >= 0 for ch in n.children):
                 continue
             w = node_cost(n, [state.secret[ch] for ch in n.children], costs)[0]
             if w < best_w:
@@ -312,7 +326,7 @@ def _rebase_outside(g: EGraphView, node_of: list[int], state: DagCost, costs: Co
         if best < 0 or best == node_of[x]:
             continue
         cur = g.nodes[node_of[x]] if node_of[x] >= 0 else None
-        if (cur is not None and all(state.reachable(ch) for ch in cur.children)
+        if (cur is not None and all(pos[ch] >= 0 for ch in cur.children)
                 and node_cost(cur, [state.secret[ch] for ch in cur.children], costs)[0] <= best_w):
             continue  # already as cheap from inside
         node_of[x] = best
@@ -349,12 +363,13 @@ def _with_secrecy(g: EGraphView, node_of: list[int], costs: CostTable) -> Choice
                 stack.append((x, 1))
                 stack.extend((ch, 0) for ch in n.children if not done[ch])
             else:
-                secret[x] = node_cost(n, [secret[ch] for ch in n.children], costs)[1]
+                secret[x] = node_secret(n, [secret[ch] for ch in n.children])
                 done[x] = True
         return secret[c]
 
     for c in range(len(node_of)):
-        visit(c)
+        if not done[c] and node_of[c] >= 0:  # (else visiting it changes nothing)
+            visit(c)
     return Choice(node_of, secret)
 
 

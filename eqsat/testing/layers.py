@@ -21,6 +21,7 @@ from eqsat.algebra.graphs import strongly_connected
 # (module prefix, layer); the longest matching prefix decides
 LAYERS: dict[str, int] = {
     "eqsat.errors": 0,
+    "eqsat.fast_init": 0,  # standard library only: a helper the IR and the e-node classes use
     "eqsat.ir": 1,
     "eqsat.interp": 1,
     "eqsat.layouts": 1,

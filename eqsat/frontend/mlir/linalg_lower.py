@@ -836,7 +836,7 @@ class LinalgLowering(_FunctionLowering):
                     self.env[id(block.args[k])] = accs[k - n_in][e]
             for o in block.ops:
                 if isinstance(o, IndexOp):
-                    self.env[id(o.result)] = Index(point[o.dim.value.data])
+                    self.env[id(o.result)] = self.known_index(point[o.dim.value.data])
             results = self.run_block(block, op)
             for k, r in enumerate(results):
                 m = maps[n_in + k]
