@@ -30,8 +30,8 @@ the image: the same template with that read masked), the slot's constant elsewhe
 
 A slot whose element is not such a polynomial keeps its ``Place``; unwritten slots of the
 chain's base keep their ``Gather``. The form is emitted only when it has no more monomials than
-vectorized slots (else it is the slot-by-slot program again) -- a property of the chain, not
-of any kernel.
+vectorized slots, or each monomial is held by two slots on average (else it is the slot-by-slot
+program again) -- a property of the chain, not of any kernel.
 """
 
 from __future__ import annotations
@@ -384,6 +384,7 @@ class ChainVectorizer(Summaries):
         polys: dict[int, Poly] = {}
         places: list[int] = []
         seen: set[Mono] = set()
+        pairs = 0  # (slot, monomial) pairs so far
         known = self.chain_polys().get(top)  # the planning's polynomials of the chain, when kept
         for slot, e in sorted(written.items()):
             p = known.polys[slot] if known is not None else self._poly(e, slot, n, {})
@@ -396,7 +397,10 @@ class ChainVectorizer(Summaries):
                 # distinct monomials, products only by degree (``_align_nested`` may merge
                 # them): a lower bound of what ``_slots_form`` counts, so it may stop early
                 seen.update(m if len(m) == 1 and m[0][0] != "s" else (("deg", len(m)),) for m in p)
-                if len(seen) > len(written) + 1:
+                pairs += len(p)
+                # more monomials than slots, and (from the second slot on) not shared by two
+                # slots on average: nothing to share (``_slots_form``)
+                if len(seen) > len(written) + 1 and len(polys) > 1 and 2 * len(seen) > pairs + 2:
                     return None
         if known is None:
             polys = self._align_nested(polys)
@@ -421,8 +425,9 @@ class ChainVectorizer(Summaries):
     def _slots_form(self, polys: dict[int, Poly], n: int, care: set[int], nested: bool = False) -> int | None:
         """``sum_m C_m * vec(m)``, holding polynomial ``polys[s]`` in each slot ``s``; the slots
         of ``care`` outside ``polys`` hold 0, other slots anything. None when there is nothing
-        to share (more monomials than slots, unless ``nested``: a nested sum is built once
-        whatever it holds) or a read has no term. The linear monomials of an input whose
+        to share (more monomials than slots and than half the (slot, monomial) pairs, unless
+        ``nested``: a nested sum is built once whatever it holds) or a read has no term. The
+        linear monomials of an input whose
         coefficients vary by slot (a masked or weighted stencil, a matrix) are a linear map in
         diagonal form; its cheapest plan (``eqsat.algebra.linmap``: baby-step/giant-step, a
         row pass then a column pass for a zero-padded stencil) is unioned beside the form."""
@@ -431,7 +436,12 @@ class ChainVectorizer(Summaries):
             for m, coef in p.items():
                 monos.setdefault(m, {})[slot] = coef
         nonconst = [m for m in monos if m]
-        if not polys or (len(nonconst) > len(polys) and not nested) or any(self._atom_vec_missing(m) for m in nonconst):
+        # nothing to share: more monomials than slots, and fewer than two slots per monomial on
+        # average (a template of five reads on four slots shares every monomial by all four:
+        # seed 396 of the slot-uniform programs kept three of its four slots scalar)
+        pairs = sum(len(slots) for m, slots in monos.items() if m)
+        unshared = len(nonconst) > max(len(polys), pairs // 2)
+        if not polys or (unshared and not nested) or any(self._atom_vec_missing(m) for m in nonconst):
             return None
         tail = self._const_part(monos.get((), {}), n, care)
         terms = self._grouped(nonconst, monos, n, care) + tail

@@ -70,12 +70,16 @@ def test_generator_is_deterministic_and_covers_every_style() -> None:
 # Seed 218 once made one saturation iteration run past 18 min (3.8 GB): a slot proven 0 put
 # 0 + 0 in the class of 0, and lin-add combined its polynomials without end (the summary
 # rules now require a varying base, and eqsat.egraph.guard bounds any iteration); seed 240
-# (x[i] - x[i]) crashed the vectorizer.  Both stay as explicit examples.
+# (x[i] - x[i]) crashed the vectorizer.  Both stay as explicit examples.  Seed 396 (found by the
+# slow run): a five-read template on four wrapped slots has more monomials than slots, each
+# held by all four; the vectorizer declined it as having nothing to share (6 rotations and 3
+# inserts, now 3 rotations).
 @DEFAULT
 @given(SEEDS)
 @example(218)
 @example(240)
 @example(28)
+@example(396)
 def test_random_slot_uniform_program(seed: int) -> None:
     _check_equivalent(seed, FAST_MAX_SIZE)
     _check_vectorized(seed, FAST_MAX_SIZE)
