@@ -19,7 +19,7 @@ from test_ilp import view  # the extraction-gym JSON builder of the ILP tests
 from eqsat.egraph.view import EGraphView
 from eqsat.extract.dag import _solution_cost, greedy_dag, node_cost, refine
 from eqsat.extract.incremental import DagCost
-from eqsat.models.cost import table
+from eqsat.models.cost import CostTable, table
 
 OPS = [("Add", 2), ("Sub", 2), ("Mul", 2), ("Neg", 1), ("Rot", 1), ("Ext", 1), ("In", 0), ("Num", 0)]
 
@@ -104,12 +104,16 @@ def test_switched_equals_recompute(case: tuple[EGraphView, list[int], list[int]]
             assert (math.isinf(state.total) and math.isinf(fresh.total)) or state.total == fresh.total
 
 
-def test_refine_finds_the_shared_realization() -> None:
-    # A's cheapest own realization shares nothing; switching A to -S shares S with B
+def _shared_realization() -> tuple[EGraphView, CostTable]:
+    """A's cheapest own realization shares nothing; switching A to -S shares S with B."""
     g = view([("x.0", "In", [], ["x", 8]), ("y.0", "In", [], ["y", 8]), ("xy.0", "Add", ["x.0", "y.0"], []),
               ("a.0", "Mul", ["xy.0", "y.0"], []), ("a.1", "Neg", ["s.0"], []), ("s.0", "Rot", ["x.0"], [1]),
               ("b.0", "Rot", ["s.0"], [1]), ("r.0", "Add", ["a.0", "b.0"], [])], "r")
-    costs = table("noisy", {"rotate": 4, "mul": 2, "add": 1, "neg": 1})
+    return g, table("noisy", {"rotate": 4, "mul": 2, "add": 1, "neg": 1})
+
+
+def test_refine_finds_the_shared_realization() -> None:
+    g, costs = _shared_realization()
     roots = [g.root(0)]
     greedy = greedy_dag(g, costs)
     assert _solution_cost(g, greedy.node, roots, costs) == 12.0
@@ -197,10 +201,7 @@ def test_refine_skips_only_repeated_switches(case: tuple[EGraphView, list[int], 
 def test_refine_asks_each_switch_once_per_choice() -> None:
     """On the shared-realization e-graph: one improving round, then a round that would ask
     about the same switches on the same choice again (the old loop did)."""
-    g = view([("x.0", "In", [], ["x", 8]), ("y.0", "In", [], ["y", 8]), ("xy.0", "Add", ["x.0", "y.0"], []),
-              ("a.0", "Mul", ["xy.0", "y.0"], []), ("a.1", "Neg", ["s.0"], []), ("s.0", "Rot", ["x.0"], [1]),
-              ("b.0", "Rot", ["s.0"], [1]), ("r.0", "Add", ["a.0", "b.0"], [])], "r")
-    costs = table("noisy", {"rotate": 4, "mul": 2, "add": 1, "neg": 1})
+    g, costs = _shared_realization()
     roots = [g.root(0)]
     greedy = greedy_dag(g, costs)
     calls = [0]
