@@ -397,7 +397,7 @@ def _(L, v: Term, p: Poly, n: N):
 @r("lin-one")
 def _(L, v: Term, p: Poly, n: N):
     """LinRot(v, 1) = v"""
-    return L.LinRot(v, p, n), v, [L.eq(p, L.call(o.mono, 0, 1, n))]
+    return L.LinRot(v, p, n), v, [L.eq(p, o.ONE)]
 
 
 @r("lin-neg-mono")
@@ -526,7 +526,7 @@ def _(L, v: Term, p: Poly, n: N):
 @r("prod-one")
 def _(L, v: Term, p: Poly, n: N):
     """ProdRot(v, {0}) = v"""
-    return L.ProdRot(v, p, n), v, [L.eq(p, L.call(o.mono, 0, 1, n))]
+    return L.ProdRot(v, p, n), v, [L.eq(p, o.ONE)]
 
 
 # -- insertion chains -------------------------------------------------------------------

@@ -34,6 +34,11 @@ def mono(k: int, c: int, n: int) -> str:
     return _key({k % n: c}, n)
 
 
+#: the key of 1 (``rho^0``, the set {0}) for every slot count: ``mono(0, 1, n)``, a literal in
+#: the rules that compare with it (``lin-one``, ``prod-one``), so no oracle is called for it
+ONE = "0*1"
+
+
 @cache
 def poly_add(a: str, b: str, n: int) -> str:
     """Key of a + b; ``"0"`` spelled as ``""`` never happens: the zero polynomial is ``"zero"``."""

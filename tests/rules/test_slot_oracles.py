@@ -42,3 +42,9 @@ def test_factors_with_no_term_at_offset_0_come_centered() -> None:
         assert rotpoly.normalize(product, n) == rotpoly.normalize(o._poly(gy, n), n)
     reduction = "0*1,1*1,2*1,3*1"  # 1 + r + r^2 + r^3 = (1 + r)(1 + r^2)
     assert all(0 in o._poly(o.factor_inner(reduction, 8, j), 8) for j in (0, 1) if o.factor_inner(reduction, 8, j))
+
+
+def test_the_key_of_one_is_the_same_for_every_slot_count() -> None:
+    # lin-one and prod-one compare with the literal o.ONE instead of calling mono(0, 1, n)
+    assert {o.mono(0, 1, n) for n in range(1, 130)} == {o.ONE}
+    assert {o.mono(n, 1, n) for n in range(1, 130)} == {o.ONE}
