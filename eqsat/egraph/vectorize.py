@@ -383,8 +383,6 @@ class ChainVectorizer(Summaries):
         written, base = self._written_slots(top)
         polys: dict[int, Poly] = {}
         places: list[int] = []
-        seen: set[Mono] = set()
-        pairs = 0  # (slot, monomial) pairs so far
         known = self.chain_polys().get(top)  # the planning's polynomials of the chain, when kept
         for slot, e in sorted(written.items()):
             p = known.polys[slot] if known is not None else self._poly(e, slot, n, {})
@@ -394,14 +392,6 @@ class ChainVectorizer(Summaries):
                 places.append(self.node("Place", self.name[e], slot, n))
             else:
                 polys[slot] = p
-                # distinct monomials, products only by degree (``_align_nested`` may merge
-                # them): a lower bound of what ``_slots_form`` counts, so it may stop early
-                seen.update(m if len(m) == 1 and m[0][0] != "s" else (("deg", len(m)),) for m in p)
-                pairs += len(p)
-                # more monomials than slots, and (from the second slot on) not shared by two
-                # slots on average: nothing to share (``_slots_form``)
-                if len(seen) > len(written) + 1 and len(polys) > 1 and 2 * len(seen) > pairs + 2:
-                    return None
         if known is None:
             polys = self._align_nested(polys)
         else:  # the planning's alignment of the same polynomials, and what it set beside it

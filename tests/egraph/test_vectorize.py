@@ -132,3 +132,35 @@ def test_a_linear_template_vectorizes_at_every_width(n: int) -> None:
     assert ops.get("rotate", 0) <= 3, ops
     inputs = random_inputs(prog, 1, bound=20)
     assert results_equal(evaluate(prog, inputs, 65537), evaluate(res.program, inputs, 65537), 65537)
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_two_alternating_templates_share_as_one_form(n: int) -> None:
+    """Even slots ``x[i+1]*x[i+3] + (x[i+1] - x[i+2]) + y[i+3]``, odd slots ``y[i+1]*y[i+2] +
+    (y[i] - x[i+3]) + x[i+2]``: ten monomials, each held by half the slots. On 4 slots they
+    outnumber the slots but not half the (slot, monomial) pairs, so the chain is one masked
+    vector form (5 rotations); an early stop after two slots, which saw ten monomials and ten
+    pairs, declined it and left 6."""
+    b = Builder(f"alternating_{n}")
+    ty = Type((n,), "i16", True)
+    x, y = b.arg("x", ty), b.arg("y", ty)
+
+    def e(v: int, i: int) -> int:
+        return b.extract(v, i % n)
+
+    elems = []
+    for i in range(n):
+        if i % 2 == 0:
+            t = b.binary("add", b.binary("mul", e(x, i + 1), e(x, i + 3)), b.binary("sub", e(x, i + 1), e(x, i + 2)))
+            elems.append(b.binary("add", t, e(y, i + 3)))
+        else:
+            t = b.binary("add", b.binary("mul", e(y, i + 1), e(y, i + 2)), b.binary("sub", e(y, i), e(x, i + 3)))
+            elems.append(b.binary("add", t, e(x, i + 2)))
+    prog = b.finish([b.from_elements(elems, ty)])
+    res = optimize(prog)
+    ops = res.report["after"]["ops"]  # type: ignore[index]
+    assert ops.get("extract", 0) == 0 and ops.get("insert", 0) == 0, ops
+    assert ops.get("rotate", 0) <= 5 and ops.get("mul", 0) == 2, ops
+    for s in range(2):
+        inputs = random_inputs(prog, s, bound=20)
+        assert results_equal(evaluate(prog, inputs, 65537), evaluate(res.program, inputs, 65537), 65537)
