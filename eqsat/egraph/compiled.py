@@ -29,7 +29,7 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +148,17 @@ def _build() -> dict[str, Section]:
     return out
 
 
+def _as_json(sections: dict[str, Section]) -> dict[str, dict[str, str]]:
+    """The sections as the cache file (and a child builder) writes them."""
+    return {k: asdict(sec) for k, sec in sections.items()}
+
+
+def _from_json(data: dict[str, dict[str, str]]) -> dict[str, Section]:
+    """``_as_json``'s inverse (a missing or unknown field: ``TypeError``; not a mapping:
+    ``AttributeError`` -- a damaged cache, rebuilt)."""
+    return {k: Section(**fields) for k, fields in data.items()}
+
+
 def _build_elsewhere(key: str) -> dict[str, Section] | None:
     """``_build()`` in a child interpreter (None when that fails or sees other sources).
 
@@ -160,17 +171,14 @@ def _build_elsewhere(key: str) -> dict[str, Section] | None:
 
     code = ("import json, sys\nfrom eqsat.egraph import compiled\n"
             "built = compiled._build()\n"
-            "json.dump({'key': compiled.cache_key(), 'sections': "
-            "{k: {'text': s.text, 'ident': s.ident, 'drop': s.drop, 'eager': s.eager} "
-            "for k, s in built.items()}}, "
-            "sys.stdout)\n")
+            "json.dump({'key': compiled.cache_key(), 'sections': compiled._as_json(built)}, sys.stdout)\n")
     try:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
         data = json.loads(out)
         if data["key"] != key:
             return None
-        return {k: Section(v["text"], v["ident"], v["drop"], v["eager"]) for k, v in data["sections"].items()}
-    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
+        return _from_json(data["sections"])
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -179,9 +187,9 @@ def _load_or_build() -> None:
     path = cache_dir() / f"rules-{key}.json"
     try:
         data = json.loads(path.read_text())
-        _MEMO.update({k: Section(v["text"], v["ident"], v["drop"], v["eager"]) for k, v in data.items()})
+        _MEMO.update(_from_json(data))
         return
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # missing or damaged: rebuilt
         pass
     built = _build_elsewhere(key) or _build()
     _MEMO.update(built)
@@ -189,8 +197,7 @@ def _load_or_build() -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".rules-", suffix=".tmp")
         with os.fdopen(fd, "w") as f:
-            json.dump({k: {"text": s.text, "ident": s.ident, "drop": s.drop, "eager": s.eager}
-                       for k, s in built.items()}, f)
+            json.dump(_as_json(built), f)
         os.replace(tmp, path)  # atomic: parallel processes never read half a file
     except OSError:
         pass  # an unwritable cache: the sections stay in this process only

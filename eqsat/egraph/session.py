@@ -182,12 +182,11 @@ class Session:
         rule derives is analysed, and what the analyses add is matched by the eager rules,
         until neither adds anything."""
         term = f"(run {compiled.section(compiled.TERM).ident})"
-        eager = tuple(sorted({sec.eager for sec in (_section_of(r) for r in rulesets) if sec.eager}))
-        if not eager:
-            return f"(saturate {term})"
-        for r in rulesets:
-            self.require(_section_of(r))
-        return f"(saturate {term} (run {self._combine(eager)}))"
+        with_eager = [sec for sec in map(_section_of, rulesets) if sec.eager]
+        for sec in with_eager:
+            self.require(sec)  # its text declares the eager ruleset
+        eager = tuple(sorted({sec.eager for sec in with_eager}))
+        return f"(saturate {term} (run {self._combine(eager)}))" if eager else f"(saturate {term})"
 
     def step(self, rulesets: Sequence[Any], match_limit: int = 0) -> str:
         """The schedule of one iteration: the analyses to saturation, then one run of the rules

@@ -127,23 +127,22 @@ class RuleFamily:
     def ruleset(self) -> Ruleset:
         """The egglog ruleset of the family's rules that run once per iteration (all but the eager ones)."""
         if self._ruleset is None:
-            rs = ruleset(name=self.name)
-            for spec in self.specs:
-                if not spec.eager:
-                    rs.append(to_egglog(spec))
-            self._ruleset = rs
+            self._ruleset = self._build(self.name, eager=False)
         return self._ruleset
 
     @property
     def eager_ruleset(self) -> Ruleset | None:
         """The egglog ruleset of the family's eager rules (named ``<family>-eager``), or None."""
         if self._eager_ruleset is None and any(spec.eager for spec in self.specs):
-            rs = ruleset(name=f"{self.name}-eager")
-            for spec in self.specs:
-                if spec.eager:
-                    rs.append(to_egglog(spec))
-            self._eager_ruleset = rs
+            self._eager_ruleset = self._build(f"{self.name}-eager", eager=True)
         return self._eager_ruleset
+
+    def _build(self, name: str, eager: bool) -> Ruleset:
+        rs = ruleset(name=name)
+        for spec in self.specs:
+            if spec.eager == eager:
+                rs.append(to_egglog(spec))
+        return rs
 
 
 # -- the egglog language ------------------------------------------------------------

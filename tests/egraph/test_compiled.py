@@ -40,6 +40,18 @@ def test_cache_is_written_and_read_back(tmp_path: Path, monkeypatch: pytest.Monk
     assert compiled.section("ring") == ring
 
 
+@pytest.mark.parametrize("damaged", ["[]", '{"term": ["text"]}', '{"term": {"text": "t", "ident": "i"}, "x": 1}',
+                                     '{"term": {"text": "t", "ident": "i", "drop": "", "old": ""}}'])
+def test_a_damaged_cache_is_built_again(damaged: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EQSAT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(compiled, "_MEMO", {})
+    (tmp_path / f"rules-{compiled.cache_key()}.json").write_text(damaged)
+    built = {compiled.TERM: compiled.Section("(ruleset r)", "r")}
+    monkeypatch.setattr(compiled, "_build_elsewhere", lambda key: dict(built))
+    assert compiled.section(compiled.TERM) == built[compiled.TERM]
+    assert compiled._from_json(compiled._as_json(built)) == built  # and the rebuilt file reads back
+
+
 def test_key_follows_the_sources(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     before = compiled.cache_key()
     extra = tmp_path / "extra.py"
