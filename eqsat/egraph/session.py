@@ -26,7 +26,7 @@ from eqsat.egraph import compiled, pyobject_pickle, scratch
 from eqsat.egraph.limits import Limits, RunReport, StopReason
 from eqsat.egraph.loader import Loader
 from eqsat.egraph.oracle_tables import RULE_PREFIX as TABLE_PREFIX
-from eqsat.egraph.tables import declarations
+from eqsat.egraph.tables import declarations, schedule
 from eqsat.ir import Program
 from eqsat.term_ops import CONCRETE_OPS, INERT_OPS, SUMMARY_OPS
 
@@ -49,6 +49,13 @@ ANALYSIS_PREFIX = "slots-"  # names of the rules of term.slots_analysis
 
 #: the marker, among a session's declared sections, of the loader's tables (``tables.declarations``)
 LOAD_TABLES = "eqsat.egraph.tables"
+#: the loader writes the analyses' facts of its terms (``Tables.facts``): the analyses at load
+#: then find them in place instead of deriving them one term level an iteration (same fixpoint)
+LOAD_FACTS = True
+#: only the filled tables' load rules run (``tables.schedule``); False: all of ``ld``
+LOAD_FILLED_ONLY = True
+#: the load's unions applied once every term is built (``tables.schedule``)
+LOAD_LATE_UNIONS = True
 
 #: a blank e-graph whose sections are declared already, and their rulesets (``prepare``)
 _PREPARED: list[tuple[Any, frozenset[str]]] = []
@@ -112,12 +119,13 @@ class Session:
         self.roots = loader.load()
         self.node_ids = dict(loader.name)  # IR node id -> loader node id (see ``node_classes``)
         with tempfile.TemporaryDirectory(prefix="eqsat-load-", dir=scratch.root()) as tmp:
+            loader.write_facts = LOAD_FACTS
             cmds = loader.write(Path(tmp))
             if LOAD_TABLES not in self._loaded:
                 self._run_text(declarations())
                 self._loaded.add(LOAD_TABLES)
             self._run_text("\n".join(cmds))
-            self._run_text("(run-schedule (saturate (run ld)))\n(run ld-clean 1)")
+            self._run_text(schedule(loader.filled if LOAD_FILLED_ONLY else None, LOAD_FACTS, LOAD_LATE_UNIONS))
         self.analyse()
 
     def _run_text(self, text: str, cache: bool = False) -> list[Any]:

@@ -32,7 +32,7 @@ def _realized(m: linmap.LinearMap) -> Tables:
 def test_matvec_realized_at_load_within_heir_rotations(n: int) -> None:
     w = np.random.default_rng(n).integers(-3, 4, size=(n, n))
     t = _realized(linmap.from_matrix(w, n))
-    rotations = {(child, k) for _, child, k in t.rows["Rot"]}  # equal terms are one e-node
+    rotations = {(child, k) for _, child, k, *_facts in t.rows["Rot"]}  # equal terms are one e-node
     assert len(rotations) <= HEIR_MATVEC[n]
     assert len(t.rows["Mul"]) == n  # one plaintext product per diagonal
     assert not t.rows["LinMap"]  # the summary is taken apart, not loaded
