@@ -193,8 +193,21 @@ def search(
                     stack.append(ch)
         return False
 
-    def dfs(cost: float, need: int) -> None:
-        # a node is cut when its bound ``lb`` (holding ``count`` classes) is no better than the
+    #: the classes with a single candidate: one of them open is the class branched on
+    single = 0
+    for c in classes:
+        if options_of[c] == 1:
+            single |= 1 << c
+
+    def dfs(cost: float, need: int, held: int) -> None:
+        # ``held``: the classes without a choice that every completion holds -- the union of
+        # ``must`` over the open classes (needed, no choice), less the chosen ones. Passed down,
+        # not recomputed: a child's is its parent's with the chosen candidate's children's
+        # ``must`` added, less the chosen classes. The same set: ``must[c]`` lies within ``c``
+        # and the union of ``must`` over the children of any candidate of ``c`` (the fixpoint
+        # of ``_must``), and a chosen class's ``must`` within the ``must`` of the open classes
+        # below it (its children are needed, and chosen ones recurse down an acyclic choice).
+        # A node is cut when its bound ``lb`` (holding ``count`` classes) is no better than the
         # best: ``lb > best + tol or (lb >= best - tol and count >= best_count)``
         nonlocal chosen_mask, nodes, best, best_count, best_pick
         nodes += 1
@@ -210,52 +223,61 @@ def search(
                 best_count = npick
                 best_pick = {x: pick[x] for x in order}
             return
-        held = 0
-        m = open_
-        c = -1
-        fewest = math.inf
-        while m:
-            low = m & -m
-            x = low.bit_length() - 1
-            m ^= low
-            held |= must[x]
-            if options_of[x] < fewest:
-                fewest = options_of[x]
-                c = x
-        free = ~chosen_mask
-        held &= free
+        # the open class with the fewest candidates, the lowest first: one with a single
+        # candidate when there is one (every class has at least one)
+        forced = open_ & single
+        if forced:
+            c = (forced & -forced).bit_length() - 1
+        else:
+            m = open_
+            c = -1
+            fewest = math.inf
+            while m:
+                low = m & -m
+                x = low.bit_length() - 1
+                m ^= low
+                if options_of[x] < fewest:
+                    fewest = options_of[x]
+                    c = x
         bit = 1 << c
         rest = held & ~bit
-        base = cost + bits_sum(rest)
+        got = sums.get(rest & priced)
+        base = cost + (got if got is not None else bits_sum(rest))
         base_count = npick + 1 + rest.bit_count()
         # per candidate of c: its cost, the shared costs it starts paying and the classes its
         # children add to those held
         options: list[tuple[float, int, int, float]] = []
-        free &= ~held
+        free = ~(chosen_mask | held)
         for j in opts[c]:
             add, shared, _, held_by = info[j]
             for s in shared:
                 if not paid[s]:
                     add += setup_cost[s]
             more = held_by & free
-            lb = base + add + bits_sum(more)
+            got = sums.get(more & priced)
+            lb = base + add + (got if got is not None else bits_sum(more))
             count = base_count + more.bit_count()
             if not (lb > best + tol or (lb >= best - tol and count >= best_count)):
                 options.append((lb, count, j, add))
-        options.sort()
+        if len(options) > 1:
+            options.sort()
         for lb, count, j, add in options:
             if lb > best + tol or (lb >= best - tol and count >= best_count):
                 continue
-            ks = kids[j]
-            if any(pick[ch] >= 0 and reaches(ch, c) for ch in ks):
+            cyclic = False
+            for ch in kids[j]:
+                if pick[ch] >= 0 and reaches(ch, c):
+                    cyclic = True
+                    break
+            if cyclic:
                 continue
-            shared = info[j][1]
+            _, shared, kid_bits, held_by = info[j]
             for s in shared:
                 paid[s] += 1
             pick[c] = j
             order.append(c)
             chosen_mask |= bit
-            dfs(cost + add, need | info[j][2])
+            dfs(cost + add, need | kid_bits, (held | held_by) & ~chosen_mask)
             chosen_mask &= ~bit
             order.pop()
             pick[c] = -1
@@ -263,10 +285,12 @@ def search(
                 paid[s] -= 1
 
     need0 = 0
+    held0 = 0
     for r in pb.roots:
         need0 |= 1 << r
+        held0 |= must[r]
     try:
-        dfs(0.0, need0)
+        dfs(0.0, need0, held0)
     except _Budget:
         return None
     except _Proven:
