@@ -143,7 +143,9 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
     nodes = g.nodes
     users_of = _users(g)
     rank = _ready_order(g, users_of)
-    parents = users_of[0]
+    # an unextractable e-node (a summary) never gets chosen: popping it changed nothing, so it is
+    # never queued (the others pop in the same order: the queue's least entry among them)
+    parents = [[p for p in us if nodes[p].extractable] for us in users_of[0]]
     best_cost = [math.inf] * nc
     best_node = [-1] * nc
     best_set = [0] * nc
@@ -152,14 +154,18 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
     buckets: dict[float, int] = {}
     heap: list[tuple[float, int]] = [(0.0, idx) for idx, n in enumerate(nodes) if not n.children and n.extractable]
     heapq.heapify(heap)  # (cost, index) pairs are distinct: the pops come in one order however built
-    in_heap = {idx for _, idx in heap}
+    in_heap = [False] * len(nodes)  # per e-node: queued (a node is queued at most once at a time)
+    for _, idx in heap:
+        in_heap[idx] = True
+    heappop, heappush, isinf = heapq.heappop, heapq.heappush, math.isinf
     while heap:
-        _, idx = heapq.heappop(heap)
-        in_heap.discard(idx)
+        _, idx = heappop(heap)
+        in_heap[idx] = False
         n = nodes[idx]
         c = n.cls
         bits = 0
-        for ch in n.children:
+        kids = n.children
+        for ch in kids:
             if best_node[ch] < 0:
                 break
             bits |= best_set[ch]
@@ -167,8 +173,8 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
             me = 1 << rank[c]
             if bits & me:
                 continue  # would use its own class: a cycle
-            w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
-            if math.isinf(w):
+            w, sec = node_cost(n, [secret[ch] for ch in kids], costs)
+            if isinf(w):
                 continue
             cost_of_set: float = 0  # the set's cost: per own-cost bucket, price x members (as sum() adds)
             for bw, bb in buckets.items():
@@ -176,19 +182,20 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
                     cost_of_set += bw * (bits & bb).bit_count()
             total = cost_of_set + w
             new_bits = bits | me
-            better = total < best_cost[c] - 1e-9
+            current = best_cost[c]
+            better = total < current - 1e-9
             # ties go to the candidate using fewer classes: it shares more with its siblings
-            tie = abs(total - best_cost[c]) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count()
-            if better or tie or best_node[c] < 0:
+            if (better or best_node[c] < 0
+                    or (abs(total - current) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count())):
                 if best_node[c] >= 0:
                     buckets[own[c]] &= ~me
                 best_cost[c], best_node[c], secret[c], own[c] = total, idx, sec, w
                 best_set[c] = new_bits
                 buckets[w] = buckets.get(w, 0) | me
                 for p in parents[c]:
-                    if p not in in_heap:
-                        heapq.heappush(heap, (total, p))
-                        in_heap.add(p)
+                    if not in_heap[p]:
+                        heappush(heap, (total, p))
+                        in_heap[p] = True
     return Choice(best_node, secret)
 
 
