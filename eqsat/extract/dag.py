@@ -277,6 +277,7 @@ def refine(
     # same ``best`` gives the same answer -- the next round skips them (a round after the last
     # improvement, or the second phase when its rebase changes nothing, tries nothing again)
     tried: set[tuple[int, int]] = set()
+    nodes, class_nodes = g.nodes, g.class_nodes
     for lookahead in (False, True):
         for _ in range(max_rounds):
             improved = False
@@ -288,10 +289,16 @@ def refine(
                 if time.perf_counter() - start > budget_s:
                     return _with_secrecy(g, node_of, costs)
                 cur = node_of[c]
-                for alt in g.class_nodes[c]:
-                    if alt == cur or not g.nodes[alt].extractable or (c, alt) in tried:
+                for alt in class_nodes[c]:
+                    n = nodes[alt]
+                    if alt == cur or not n.extractable or (c, alt) in tried:
                         continue
-                    if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
+                    missing = False  # a child class without a choice
+                    for ch in n.children:
+                        if node_of[ch] < 0:
+                            missing = True
+                            break
+                    if missing:
                         continue
                     if math.isinf(state.total):  # no finite program yet: the whole DAG, as it is
                         node_of[c] = alt
@@ -319,15 +326,24 @@ def _rebase_outside(g: EGraphView, node_of: list[int], state: DagCost, costs: Co
     whether any class changed."""
     changed = False
     pos = state.pos  # ``state.reachable(c)`` is ``pos[c] >= 0``, read here without the call
+    nodes, secret = g.nodes, state.secret
     for x in range(g.num_classes):
         if pos[x] >= 0:
             continue
         best, best_w = -1, math.inf
         for alt in g.class_nodes[x]:
-            n = g.nodes[alt]
-            if not n.extractable or not n.children or not all(pos[ch] >= 0 for ch in n.children):
+            n = nodes[alt]
+            kids = n.children
+            if not n.extractable or not kids:
                 continue
-            w = node_cost(n, [state.secret[ch] for ch in n.children], costs)[0]
+            inside = True  # every child class in the program
+            for ch in kids:
+                if pos[ch] < 0:
+                    inside = False
+                    break
+            if not inside:
+                continue
+            w = node_cost(n, [secret[ch] for ch in kids], costs)[0]
             if w < best_w:
                 best, best_w = alt, w
         if best < 0 or best == node_of[x]:
@@ -368,7 +384,9 @@ def _with_secrecy(g: EGraphView, node_of: list[int], costs: CostTable) -> Choice
             n = g.nodes[node_of[x]]
             if phase == 0:
                 stack.append((x, 1))
-                stack.extend((ch, 0) for ch in n.children if not done[ch])
+                for ch in n.children:
+                    if not done[ch]:
+                        stack.append((ch, 0))
             else:
                 secret[x] = node_secret(n, [secret[ch] for ch in n.children])
                 done[x] = True
