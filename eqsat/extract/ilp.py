@@ -70,25 +70,29 @@ CONST_OPS = frozenset({"Num", "NumF", "Dense", "Mask"})
 def class_secrecy(g: EGraphView) -> list[bool]:
     """Per class: secret unless it holds a node computed from constants (or a Decode)."""
     plain = [False] * g.num_classes
-    missing: list[int] = []
+    nodes = g.nodes
+    missing = [-1] * len(nodes)  # per e-node: child classes not yet known plaintext (-1: never)
     users: list[list[int]] = [[] for _ in range(g.num_classes)]
     stack: list[int] = []
-    for idx, n in enumerate(g.nodes):
-        kids = set(n.children)
-        if not n.extractable or n.op in ("In", "Encode") or n.cls in kids:
-            missing.append(-1)
+    for idx, n in enumerate(nodes):
+        op = n.op
+        if not n.extractable or op in ("In", "Encode"):
             continue
-        if n.op in CONST_OPS or n.op in ("Decode", "PlainIn"):
-            missing.append(0)
+        kids = set(n.children)
+        if n.cls in kids:
+            continue
+        if op in CONST_OPS or op in ("Decode", "PlainIn"):
+            missing[idx] = 0
             stack.append(idx)
             continue
-        missing.append(len(kids))
+        missing[idx] = len(kids)
         for ch in kids:
             users[ch].append(idx)
         if not kids:
             stack.append(idx)
+    # the plaintext classes: a least fixpoint, the same whatever the order of the worklist
     while stack:
-        c = g.nodes[stack.pop()].cls
+        c = nodes[stack.pop()].cls
         if plain[c]:
             continue
         plain[c] = True
