@@ -6,7 +6,8 @@ Out: ``reduce`` -- the candidates that no cheaper-or-equal solution needs (``dro
 the candidate that replaces it, or -1 when it is cut by the bound), and ``bound``, a lower bound
 on the cost of every acyclic solution; ``Index``: what the reductions read of the candidates
 (distinct children, costs, the shared costs a chain may count, groups), fixed while candidates
-are dropped, so made once per problem and shared by every round and by ``eqsat.milp``'s prune. Every optimum of the reduced problem is an optimum of the
+are dropped, so made once per problem and shared by every round and by ``eqsat.milp``'s prune.
+Every optimum of the reduced problem is an optimum of the
 original, with the same objective:
 
 * **dominance**: a candidate ``b`` dominates a sibling ``a`` (same class) when ``b`` costs no
