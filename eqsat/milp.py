@@ -385,49 +385,84 @@ class _Incumbents:
 def _prune(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]] | None:
     """Per-class usable candidates and the reachable classes; None if a root has no program.
     Candidates in ``drop`` are left out."""
-    k = pb.num_classes
-    cands = pb.cands
-    by_class: list[list[int]] = [[] for _ in range(k)]
-    # productive classes: those with a finite program (worklist over missing children)
-    missing = [0] * len(cands)
-    users: list[list[int]] = [[] for _ in range(k)]
-    stack: list[int] = []
-    for j, cd in enumerate(cands):
-        if j in drop or cd.cls in cd.children or not math.isfinite(cd.cost):
-            continue
-        by_class[cd.cls].append(j)
-        kids = set(cd.children)
-        missing[j] = len(kids)
-        if not kids:
-            stack.append(j)
-        for ch in kids:
-            users[ch].append(j)
-    productive = [False] * k
-    while stack:
-        j = stack.pop()
-        c = cands[j].cls
-        if productive[c]:
-            continue
-        productive[c] = True
-        for u in users[c]:
-            missing[u] -= 1
-            if missing[u] == 0:
-                stack.append(u)
-    if not all(productive[r] for r in pb.roots):
-        return None
-    usable = [[j for j in by_class[c] if all(productive[ch] for ch in cands[j].children)] for c in range(k)]
-    seen: set[int] = set()
-    order: list[int] = []
-    stack = list(pb.roots)
-    while stack:
-        c = stack.pop()
-        if c in seen:
-            continue
-        seen.add(c)
-        order.append(c)
-        for j in usable[c]:
-            stack.extend(pb.cands[j].children)
-    return usable, sorted(seen)
+    return _Pruner(pb)(drop)
+
+
+class _Pruner:
+    """``_prune`` of one problem for many drop sets (``solve`` prunes once, and again after every
+    reduction round that drops candidates): what does not depend on the drop set -- which
+    candidates can be usable at all (finite cost, not their own class's child), their distinct
+    child classes (``eqsat.milp_reduce.Index``) and each class's users -- is made once."""
+
+    def __init__(self, pb: Problem, index: milp_reduce.Index | None = None) -> None:
+        self.pb = pb
+        ix = index if index is not None else milp_reduce.Index(pb)
+        self.cls = ix.cls
+        self.kids = ix.kids
+        k = pb.num_classes
+        #: the candidates that can be usable, in index order
+        self.eligible: list[int] = []
+        #: per candidate: how many distinct child classes it has (-1: never usable)
+        self.count = [-1] * len(pb.cands)
+        #: per class: the candidates that can be usable and have it as a child
+        self.users: list[list[int]] = [[] for _ in range(k)]
+        for j, cd in enumerate(pb.cands):
+            if cd.cls in cd.children or not math.isfinite(cd.cost):
+                continue
+            self.eligible.append(j)
+            kids = self.kids[j]
+            self.count[j] = len(kids)
+            for ch in kids:
+                self.users[ch].append(j)
+
+    def __call__(self, drop: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]] | None:
+        pb = self.pb
+        k = pb.num_classes
+        cls, kids, users = self.cls, self.kids, self.users
+        by_class: list[list[int]] = [[] for _ in range(k)]
+        # productive classes: those with a finite program (worklist over missing children); a
+        # dropped candidate's count goes below zero, so it never reaches 0
+        missing = list(self.count)
+        for j in drop:
+            missing[j] = -1
+        stack: list[int] = []
+        for j in self.eligible:
+            m = missing[j]
+            if m < 0:
+                continue
+            by_class[cls[j]].append(j)
+            if m == 0:
+                stack.append(j)
+        productive = [False] * k
+        while stack:
+            c = cls[stack.pop()]
+            if productive[c]:
+                continue
+            productive[c] = True
+            for u in users[c]:
+                m = missing[u] - 1
+                missing[u] = m
+                if m == 0:
+                    stack.append(u)
+        for r in pb.roots:
+            if not productive[r]:
+                return None
+        # a candidate is usable when every child is productive: its count of children not yet
+        # productive reached 0
+        usable = [[j for j in js if missing[j] == 0] if js else js for js in by_class]
+        seen = [False] * k
+        reached: list[int] = []
+        stack = list(pb.roots)
+        while stack:
+            c = stack.pop()
+            if seen[c]:
+                continue
+            seen[c] = True
+            reached.append(c)
+            for j in usable[c]:
+                stack.extend(kids[j])
+        reached.sort()
+        return usable, reached
 
 
 def _sccs(classes: list[int], usable: list[list[int]], pb: Problem) -> dict[int, int]:
@@ -492,7 +527,9 @@ def solve(
         sol.info["absorbed"] = ct.absorbed
         sol.info["time_s"] = round(time.perf_counter() - start, 4)
         return sol
-    pr = _prune(pb)
+    index = milp_reduce.Index(pb)  # what the prunes and reductions read of the candidates: made once
+    prune = _Pruner(pb, index)
+    pr = prune()
     if pr is None:
         why = {"status": "infeasible", "reason": "a root has no finite program"}
         return Solution("infeasible", {}, set(), dict(why))
@@ -502,9 +539,9 @@ def solve(
     # warm start's cost is an incumbent -- candidates in no solution as cheap as it
     known = _warm_cost(pb, warm, usable) if warm else None
     red, usable, classes = milp_reduce.reduce(
-        pb, lambda drop: _prune(pb, drop) or ([], []), with_noise=with_noise,
+        pb, lambda drop: prune(drop) or ([], []), with_noise=with_noise,
         incumbent=None if with_noise or known is None else known[0],
-        keep=set(known[1].values()) if known is not None else None, start=(usable, classes))
+        keep=set(known[1].values()) if known is not None else None, start=(usable, classes), index=index)
     if warm and red.dropped:
         warm = {c: _replacement(j, red.dropped) for c, j in warm.items()}
     # the cost covers' bound (eqsat.milp_cover: what every program pays within sets of classes and

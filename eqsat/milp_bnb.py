@@ -109,6 +109,9 @@ def search(
         return None
     if not set(pb.roots) <= set(classes):
         return None
+    # per candidate (indexed by candidate; the classes' own lists by class): its distinct child
+    # classes, their bits, the union of their ``must`` masks, its cost and its shared costs --
+    # all fixed for the search, so a node reads them instead of recomputing them per option
     kids: dict[int, tuple[int, ...]] = {}
     for c in classes:
         for j in usable[c]:
@@ -119,33 +122,59 @@ def search(
         setup_cost.append(cost)
         for j in members:
             groups.setdefault(j, []).append(s)
-    paid = [0] * len(setup_cost)  # chosen members per shared cost
-    cost_of = {j: cands[j].cost for j in kids}
-    cheapest = [0.0] * (max(classes) + 1)
-    options_of = [0] * len(cheapest)
+    must_of = _must(usable, classes, kids)
+    size = max(classes) + 1
+    cheapest = [0.0] * size
+    options_of = [0] * size
+    must = [0] * size
     for c in classes:
-        cheapest[c] = min(cost_of[j] for j in usable[c])
+        cheapest[c] = min(cands[j].cost for j in usable[c])
         options_of[c] = len(usable[c])
-    must = _must(usable, classes, kids)
-    pick: dict[int, int] = {}
-    chosen_mask = 0
+        must[c] = must_of[c]
+    #: candidate -> (cost, shared costs, bits of the children, union of the children's ``must``)
+    info: dict[int, tuple[float, tuple[int, ...], int, int]] = {}
+    for j, ks in kids.items():
+        bits = 0
+        held_by = 0
+        for ch in ks:
+            bits |= 1 << ch
+            held_by |= must[ch]
+        info[j] = (cands[j].cost, tuple(groups.get(j, ())), bits, held_by)
+    opts = [tuple(usable[c]) for c in range(size)]
+    paid = [0] * len(setup_cost)  # chosen members per shared cost
+    pick = [-1] * size  # class -> chosen candidate (-1: none yet)
+    order: list[int] = []  # the classes with a choice, in the order they got it
     budget = NODE_BUDGET if budget is None else budget
     tol = 1e-6 * (1.0 + (abs(incumbent) if math.isfinite(incumbent) else 0.0))
     # the best program's cost and number of classes: a program counts when it is cheaper, or as
     # cheap (within ``tol``) with fewer classes; the incumbent's count is 0, so that only
     # programs cheaper than it count
-    best = [incumbent]
-    best_count = [0]
-    best_pick: list[dict[int, int]] = []
-    nodes = [0]
+    best = incumbent
+    best_count = 0
+    best_pick: dict[int, int] | None = None
+    nodes = 0
+    chosen_mask = 0
+    # the cheapest-candidate sum of a mask of classes, summed lowest class first (the order
+    # fixes the float result), remembered per mask: a search meets the same masks again and
+    # again. Classes whose cheapest candidate costs nothing add nothing and are left out.
+    sums: dict[int, float] = {0: 0.0}
+    priced = 0
+    for c in classes:
+        if cheapest[c]:
+            priced |= 1 << c
 
     def bits_sum(mask: int) -> float:
-        total = 0.0
-        while mask:
-            low = mask & -mask
-            total += cheapest[low.bit_length() - 1]
-            mask ^= low
-        return total
+        mask &= priced
+        got = sums.get(mask)
+        if got is None:
+            got = 0.0
+            m = mask
+            while m:
+                low = m & -m
+                got += cheapest[low.bit_length() - 1]
+                m ^= low
+            sums[mask] = got
+        return got
 
     def reaches(src: int, dst: int) -> bool:
         """Does ``src`` reach ``dst`` through the chosen candidates?"""
@@ -155,8 +184,8 @@ def search(
             c = stack.pop()
             if c == dst:
                 return True
-            j = pick.get(c)
-            if j is None:
+            j = pick[c]
+            if j < 0:
                 continue
             for ch in kids[j]:
                 if ch not in seen:
@@ -164,93 +193,111 @@ def search(
                     stack.append(ch)
         return False
 
-    def cut(lb: float, count: int) -> bool:
-        """Is a node of cost bound ``lb`` holding at least ``count`` classes no better than the best?"""
-        return lb > best[0] + tol or (lb >= best[0] - tol and count >= best_count[0])
+    #: the classes with a single candidate: one of them open is the class branched on
+    single = 0
+    for c in classes:
+        if options_of[c] == 1:
+            single |= 1 << c
 
-    def dfs(cost: float, need: int) -> None:
-        nonlocal chosen_mask
-        nodes[0] += 1
-        if nodes[0] > budget:
+    def dfs(cost: float, need: int, held: int) -> None:
+        # ``held``: the classes without a choice that every completion holds -- the union of
+        # ``must`` over the open classes (needed, no choice), less the chosen ones. Passed down,
+        # not recomputed: a child's is its parent's with the chosen candidate's children's
+        # ``must`` added, less the chosen classes. The same set: ``must[c]`` lies within ``c``
+        # and the union of ``must`` over the children of any candidate of ``c`` (the fixpoint
+        # of ``_must``), and a chosen class's ``must`` within the ``must`` of the open classes
+        # below it (its children are needed, and chosen ones recurse down an acyclic choice).
+        # A node is cut when its bound ``lb`` (holding ``count`` classes) is no better than the
+        # best: ``lb > best + tol or (lb >= best - tol and count >= best_count)``
+        nonlocal chosen_mask, nodes, best, best_count, best_pick
+        nodes += 1
+        if nodes > budget:
             raise _Budget
-        if nodes[0] == FLOOR_AFTER and floor is not None and not best_pick and incumbent <= floor() + tol:
+        if nodes == FLOOR_AFTER and floor is not None and best_pick is None and incumbent <= floor() + tol:
             raise _Proven
         open_ = need & ~chosen_mask
+        npick = len(order)
         if not open_:
-            if not cut(cost, len(pick)):
-                best[0] = cost
-                best_count[0] = len(pick)
-                best_pick[:] = [dict(pick)]
+            if not (cost > best + tol or (cost >= best - tol and npick >= best_count)):
+                best = cost
+                best_count = npick
+                best_pick = {x: pick[x] for x in order}
             return
-        held = 0
-        m = open_
-        c = -1
-        fewest = math.inf
-        while m:
-            low = m & -m
-            x = low.bit_length() - 1
-            m ^= low
-            held |= must[x]
-            if options_of[x] < fewest:
-                fewest = options_of[x]
-                c = x
-        free = ~chosen_mask
-        held &= free
-        rest = held & ~(1 << c)
-        base = cost + bits_sum(rest)
-        base_count = len(pick) + 1 + rest.bit_count()
+        # the open class with the fewest candidates, the lowest first: one with a single
+        # candidate when there is one (every class has at least one)
+        forced = open_ & single
+        if forced:
+            c = (forced & -forced).bit_length() - 1
+        else:
+            m = open_
+            c = -1
+            fewest = math.inf
+            while m:
+                low = m & -m
+                x = low.bit_length() - 1
+                m ^= low
+                if options_of[x] < fewest:
+                    fewest = options_of[x]
+                    c = x
+        bit = 1 << c
+        rest = held & ~bit
+        got = sums.get(rest & priced)
+        base = cost + (got if got is not None else bits_sum(rest))
+        base_count = npick + 1 + rest.bit_count()
         # per candidate of c: its cost, the shared costs it starts paying and the classes its
         # children add to those held
-        options: list[tuple[float, int, int]] = []
-        free &= ~held
-        for j in usable[c]:
-            add = cost_of[j]
-            for s in groups.get(j, ()):
+        options: list[tuple[float, int, int, float]] = []
+        free = ~(chosen_mask | held)
+        for j in opts[c]:
+            add, shared, _, held_by = info[j]
+            for s in shared:
                 if not paid[s]:
                     add += setup_cost[s]
-            more = 0
-            for ch in kids[j]:
-                more |= must[ch]
-            more &= free
-            lb = base + add + bits_sum(more)
+            more = held_by & free
+            got = sums.get(more & priced)
+            lb = base + add + (got if got is not None else bits_sum(more))
             count = base_count + more.bit_count()
-            if not cut(lb, count):
-                options.append((lb, count, j))
-        options.sort()
-        bit = 1 << c
-        for lb, count, j in options:
-            if cut(lb, count):
+            if not (lb > best + tol or (lb >= best - tol and count >= best_count)):
+                options.append((lb, count, j, add))
+        if len(options) > 1:
+            options.sort()
+        for lb, count, j, add in options:
+            if lb > best + tol or (lb >= best - tol and count >= best_count):
                 continue
-            if any(ch in pick and reaches(ch, c) for ch in kids[j]):
+            cyclic = False
+            for ch in kids[j]:
+                if pick[ch] >= 0 and reaches(ch, c):
+                    cyclic = True
+                    break
+            if cyclic:
                 continue
-            add = cost_of[j]
-            for s in groups.get(j, ()):
-                if not paid[s]:
-                    add += setup_cost[s]
+            _, shared, kid_bits, held_by = info[j]
+            for s in shared:
                 paid[s] += 1
             pick[c] = j
+            order.append(c)
             chosen_mask |= bit
-            new_need = need
-            for ch in kids[j]:
-                new_need |= 1 << ch
-            dfs(cost + add, new_need)
+            dfs(cost + add, need | kid_bits, (held | held_by) & ~chosen_mask)
             chosen_mask &= ~bit
-            del pick[c]
-            for s in groups.get(j, ()):
+            order.pop()
+            pick[c] = -1
+            for s in shared:
                 paid[s] -= 1
 
     need0 = 0
+    held0 = 0
     for r in pb.roots:
         need0 |= 1 << r
+        held0 |= must[r]
     try:
-        dfs(0.0, need0)
+        dfs(0.0, need0, held0)
     except _Budget:
         return None
     except _Proven:
-        return Result(False, incumbent, {}, nodes[0])
-    if best_pick:
-        chosen = best_pick[0]
+        return Result(False, incumbent, {}, nodes)
+    if best_pick is not None:
+        chosen = best_pick
         total = sum(cands[j].cost for j in chosen.values())
         total += sum(cost for cost, members in pb.setups if any(chosen.get(cands[j].cls) == j for j in members))
-        return Result(True, total, chosen, nodes[0])
-    return Result(False, incumbent, {}, nodes[0])
+        return Result(True, total, chosen, nodes)
+    return Result(False, incumbent, {}, nodes)

@@ -127,7 +127,14 @@ def contract(pb: Problem) -> Contraction | None:
             continue
         it = iter(users)
         owner = cls[next(it)]
-        if owner == a or any(cls[j] != owner for j in it) or not shared.isdisjoint(users):
+        if owner == a:
+            continue
+        mixed = False  # a user of another class than ``owner``
+        for j in it:
+            if cls[j] != owner:
+                mixed = True
+                break
+        if mixed or not shared.isdisjoint(users):
             continue
         k = single[a]
         gone.add(a)

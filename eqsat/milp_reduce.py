@@ -4,7 +4,10 @@ In: a ``Problem`` (``eqsat.milp``), the usable candidates per class and the reac
 (``eqsat.milp._prune``), and optionally an incumbent (the cost of a known acyclic solution).
 Out: ``reduce`` -- the candidates that no cheaper-or-equal solution needs (``dropped``: index ->
 the candidate that replaces it, or -1 when it is cut by the bound), and ``bound``, a lower bound
-on the cost of every acyclic solution. Every optimum of the reduced problem is an optimum of the
+on the cost of every acyclic solution; ``Index``: what the reductions read of the candidates
+(distinct children, costs, the shared costs a chain may count, groups), fixed while candidates
+are dropped, so made once per problem and shared by every round and by ``eqsat.milp``'s prune.
+Every optimum of the reduced problem is an optimum of the
 original, with the same objective:
 
 * **dominance**: a candidate ``b`` dominates a sibling ``a`` (same class) when ``b`` costs no
@@ -80,35 +83,72 @@ def _shared_on_path(pb: Problem) -> dict[int, float]:
     return extra
 
 
-def dominated(pb: Problem, usable: list[list[int]], classes: list[int], with_noise: bool) -> dict[int, int]:
-    """Candidate -> a dominating sibling (not itself dominated)."""
-    groups: dict[int, set[int]] = {}
-    for s, (_, members) in enumerate(pb.setups):
-        for j in members:
-            groups.setdefault(j, set()).add(s)
+class Index:
+    """What the reductions read of a problem's candidates, per candidate index: fixed while
+    candidates are dropped, so computed once per problem and shared by every round of
+    ``reduce`` (its ``dominated`` and ``path_bounds``) and by the prune of ``eqsat.milp``."""
+
+    def __init__(self, pb: Problem, extra: Mapping[int, float] | None = None) -> None:
+        cands = pb.cands
+        #: the class, the distinct child classes (a set's order) and the cost of each candidate
+        self.cls = [cd.cls for cd in cands]
+        self.kids = [tuple(set(cd.children)) for cd in cands]
+        self.cost = [cd.cost for cd in cands]
+        #: the shared costs a candidate may count on a chain (``_shared_on_path``), per candidate
+        #: (0.0 for none), and ``cost + extra``: what it adds to a sub-program's bound
+        self.extra = dict(_shared_on_path(pb) if extra is None else extra)
+        self.xtra = [self.extra.get(j, 0.0) for j in range(len(cands))]
+        self.weight = [c + x for c, x in zip(self.cost, self.xtra, strict=True)]
+        #: candidate -> the shared-cost groups (indices into ``setups``) it is in
+        self.groups: dict[int, set[int]] = {}
+        for s, (_, members) in enumerate(pb.setups):
+            for j in members:
+                self.groups.setdefault(j, set()).add(s)
+        self._kidset: list[frozenset[int] | None] = [None] * len(cands)
+
+    def kidset(self, j: int) -> frozenset[int]:
+        """The child classes of candidate ``j`` as a frozenset (made on first use)."""
+        got = self._kidset[j]
+        if got is None:
+            got = self._kidset[j] = frozenset(self.kids[j])
+        return got
+
+
+def dominated(
+    pb: Problem, usable: list[list[int]], classes: list[int], with_noise: bool, index: Index | None = None
+) -> dict[int, int]:
+    """Candidate -> a dominating sibling (not itself dominated). ``index``: ``Index(pb)`` when
+    the caller has it."""
+    ix = index if index is not None else Index(pb)
+    groups = ix.groups
+    none: set[int] = set()
+    cost = ix.cost
     out: dict[int, int] = {}
     for c in classes:
         js = usable[c]
         if len(js) < 2:
             continue
-        kids = {j: frozenset(pb.cands[j].children) for j in js}
+        kids = {j: ix.kidset(j) for j in js}
         for a in js:
             ca = pb.cands[a]
+            cost_a = cost[a]
+            kids_a = kids[a]
+            groups_a = groups.get(a, none)
             for b in js:
                 if b == a or b in out:
                     continue
+                if cost[b] > cost_a or not kids[b] <= kids_a:
+                    continue
+                if not groups.get(b, none) <= groups_a:
+                    continue
                 cb = pb.cands[b]
-                if cb.cost > ca.cost or not kids[b] <= kids[a]:
-                    continue
-                if not groups.get(b, set()) <= groups.get(a, set()):
-                    continue
                 if with_noise:
                     # the noise rule must match; "sum" counts a repeated child twice
                     if cb.kind != ca.kind or cb.inc > ca.inc:
                         continue
                     if cb.kind == "sum" and any(cb.children.count(x) > ca.children.count(x) for x in kids[b]):
                         continue
-                equal = (cb.cost == ca.cost and kids[b] == kids[a] and groups.get(b) == groups.get(a)
+                equal = (cost[b] == cost_a and kids[b] == kids_a and groups.get(b) == groups.get(a)
                          and (not with_noise or cb.inc == ca.inc))
                 if not equal or b < a:
                     out[a] = b
@@ -123,46 +163,61 @@ def dominated(pb: Problem, usable: list[list[int]], classes: list[int], with_noi
 
 
 def path_bounds(
-    pb: Problem, usable: list[list[int]], classes: list[int], extra: Mapping[int, float]
+    pb: Problem, usable: list[list[int]], classes: list[int], extra: Mapping[int, float],
+    index: Index | None = None,
 ) -> tuple[dict[int, float], dict[int, float]]:
     """(below, above) per class (see the module docstring); a class missing from ``below`` has
-    no acyclic program, one missing from ``above`` is unreachable."""
+    no acyclic program, one missing from ``above`` is unreachable. ``index``: ``Index(pb,
+    extra)`` when the caller has it."""
+    ix = index if index is not None else Index(pb, extra)
+    kids, weight, cost, xtra, cls = ix.kids, ix.weight, ix.cost, ix.xtra, ix.cls
+    heappush, heappop = heapq.heappush, heapq.heappop
     below: dict[int, float] = {}
     users: dict[int, list[int]] = {}
     missing: dict[int, int] = {}
     heap: list[tuple[float, int]] = []
     for c in classes:
         for j in usable[c]:
-            kids = set(pb.cands[j].children)
-            missing[j] = len(kids)
-            for x in kids:
-                users.setdefault(x, []).append(j)
-            if not kids:
-                heap.append((pb.cands[j].cost + extra.get(j, 0.0), c))
+            ks = kids[j]
+            if not ks:
+                heap.append((weight[j], c))
+                continue
+            missing[j] = len(ks)
+            for x in ks:
+                us = users.get(x)
+                if us is None:
+                    users[x] = [j]
+                else:
+                    us.append(j)
     heapq.heapify(heap)
     while heap:
-        v, c = heapq.heappop(heap)
+        v, c = heappop(heap)
         if c in below:
             continue
         below[c] = v
         for j in users.get(c, ()):
-            missing[j] -= 1
-            cd = pb.cands[j]
-            if missing[j] == 0 and cd.cls not in below:
-                heapq.heappush(heap, (cd.cost + extra.get(j, 0.0) + max(below[x] for x in cd.children), cd.cls))
+            left = missing[j] - 1
+            missing[j] = left
+            if left == 0 and cls[j] not in below:
+                ks = kids[j]
+                top = below[ks[0]]
+                for x in ks:
+                    if below[x] > top:
+                        top = below[x]
+                heappush(heap, (weight[j] + top, cls[j]))
     above: dict[int, float] = {}
     heap = [(0.0, r) for r in set(pb.roots)]
     heapq.heapify(heap)
     while heap:
-        v, c = heapq.heappop(heap)
+        v, c = heappop(heap)
         if c in above:
             continue
         above[c] = v
         for j in usable[c]:
-            w = v + pb.cands[j].cost + extra.get(j, 0.0)
-            for ch in set(pb.cands[j].children):
+            w = v + cost[j] + xtra[j]
+            for ch in kids[j]:
                 if ch not in above:
-                    heapq.heappush(heap, (w, ch))
+                    heappush(heap, (w, ch))
     return below, above
 
 
@@ -175,40 +230,52 @@ def reduce(
     keep: set[int] | None = None,
     max_rounds: int = 8,
     start: tuple[list[list[int]], list[int]] | None = None,
+    index: Index | None = None,
 ) -> tuple[Reduction, list[list[int]], list[int]]:
     """Drop dominated and bounded-out candidates until nothing changes (``max_rounds``).
 
     ``prune(drop)`` returns (usable per class, reachable classes) without the candidates in
     ``drop`` (``eqsat.milp._prune``); ``keep`` are candidates never dropped by the bound (the
     incumbent's; a dominated one hands that on to its dominator). Returns the reduction and
-    the final (usable, classes). ``start``: ``prune(frozenset())`` when the caller has it."""
+    the final (usable, classes). ``start``: ``prune(frozenset())`` when the caller has it;
+    ``index``: ``Index(pb)`` when the caller has it."""
     usable, classes = start if start is not None else prune(frozenset())
     red = Reduction({}, -math.inf, 0, 0)
     keep = set(keep or ())
     if any(cd.cost < 0 for cd in pb.cands) or any(cost < 0 for cost, _ in pb.setups):
         return red, usable, classes
-    extra = _shared_on_path(pb)
+    ix = index if index is not None else Index(pb)
+    extra = ix.extra
+    kids, cost, xtra = ix.kids, ix.cost, ix.xtra
+    inf = math.inf
     for _ in range(max_rounds):
-        new = dominated(pb, usable, classes, with_noise)
+        new = dominated(pb, usable, classes, with_noise, ix)
         red.by_dominance += len(new)
         red.dropped.update(new)
         keep = {new.get(j, j) for j in keep}  # a kept candidate's dominator is as cheap: kept
         if new:
             usable, classes = prune(frozenset(red.dropped))
-        below, above = path_bounds(pb, usable, classes, extra)
+        below, above = path_bounds(pb, usable, classes, extra, ix)
         red.bound = max([red.bound] + [below.get(r, -math.inf) for r in pb.roots])
         cut: list[int] = []
         if incumbent is not None and math.isfinite(incumbent):
-            tol = 1e-6 * (1.0 + abs(incumbent))
+            limit = incumbent + 1e-6 * (1.0 + abs(incumbent))
             for c in classes:
-                if c not in above:
+                a = above.get(c)
+                if a is None:
                     continue
                 for j in usable[c]:
                     if j in keep:
                         continue
-                    cd = pb.cands[j]
-                    low = max((below.get(x, math.inf) for x in cd.children), default=0.0)
-                    if above[c] + cd.cost + extra.get(j, 0.0) + low > incumbent + tol:
+                    low = 0.0
+                    ks = kids[j]
+                    if ks:
+                        low = below.get(ks[0], inf)
+                        for x in ks:
+                            b = below.get(x, inf)
+                            if b > low:
+                                low = b
+                    if a + cost[j] + xtra[j] + low > limit:
                         cut.append(j)
         for j in cut:
             red.dropped[j] = -1

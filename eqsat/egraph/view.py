@@ -38,6 +38,11 @@ class EGraphView:
         self.nodes: list[ENode] = []
         self.class_nodes: list[list[int]] = []
         self.roots: dict[int, int] = {}
+        nodes = self.nodes
+        # what a child id stands for, read once per id (e-nodes share children): a class index
+        # (numbered at its first sight, as before) or a primitive's literal
+        class_of: dict[str, int] = {}
+        literal_of: dict[str, Lit] = {}
         for node in raw_nodes.values():
             op = str(node["op"])
             op = INERT.get(op, op)  # inert twins are their originals to extraction
@@ -45,21 +50,27 @@ class EGraphView:
                 k = int(str(raw_nodes[node["children"][0]]["op"]))  # type: ignore[index]
                 self.roots[k] = class_ids.setdefault(str(node["eclass"]), len(class_ids))
                 continue
-            if op not in CONCRETE_OPS and op not in SUMMARY_OPS:
+            extractable = op in CONCRETE_OPS
+            if not extractable and op not in SUMMARY_OPS:
                 continue
             cls = class_ids.setdefault(str(node["eclass"]), len(class_ids))
             children: list[int] = []
             lits: list[Lit] = []
             for ch in node["children"]:  # type: ignore[attr-defined]
-                chn = raw_nodes[ch]
-                if str(ch).startswith("primitive-"):
-                    lits.append(_literal(str(chn["op"])))
+                got = class_of.get(ch)
+                if got is not None:
+                    children.append(got)
+                elif ch in literal_of:
+                    lits.append(literal_of[ch])
+                elif str(ch).startswith("primitive-"):
+                    lit = literal_of[ch] = _literal(str(raw_nodes[ch]["op"]))
+                    lits.append(lit)
                 else:
-                    children.append(class_ids.setdefault(str(chn["eclass"]), len(class_ids)))
-            extractable = op in CONCRETE_OPS
+                    got = class_of[ch] = class_ids.setdefault(str(raw_nodes[ch]["eclass"]), len(class_ids))
+                    children.append(got)
             if op == "In" and lits and lits[0] in plain_inputs:
                 op = "PlainIn"
-            self.nodes.append(ENode(op, cls, tuple(children), tuple(lits), extractable))
+            nodes.append(ENode(op, cls, tuple(children), tuple(lits), extractable))
         self.class_nodes = [[] for _ in range(len(class_ids))]
         for idx, n in enumerate(self.nodes):
             self.class_nodes[n.cls].append(idx)

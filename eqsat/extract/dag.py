@@ -143,7 +143,9 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
     nodes = g.nodes
     users_of = _users(g)
     rank = _ready_order(g, users_of)
-    parents = users_of[0]
+    # an unextractable e-node (a summary) never gets chosen: popping it changed nothing, so it is
+    # never queued (the others pop in the same order: the queue's least entry among them)
+    parents = [[p for p in us if nodes[p].extractable] for us in users_of[0]]
     best_cost = [math.inf] * nc
     best_node = [-1] * nc
     best_set = [0] * nc
@@ -152,14 +154,18 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
     buckets: dict[float, int] = {}
     heap: list[tuple[float, int]] = [(0.0, idx) for idx, n in enumerate(nodes) if not n.children and n.extractable]
     heapq.heapify(heap)  # (cost, index) pairs are distinct: the pops come in one order however built
-    in_heap = {idx for _, idx in heap}
+    in_heap = [False] * len(nodes)  # per e-node: queued (a node is queued at most once at a time)
+    for _, idx in heap:
+        in_heap[idx] = True
+    heappop, heappush, isinf = heapq.heappop, heapq.heappush, math.isinf
     while heap:
-        _, idx = heapq.heappop(heap)
-        in_heap.discard(idx)
+        _, idx = heappop(heap)
+        in_heap[idx] = False
         n = nodes[idx]
         c = n.cls
         bits = 0
-        for ch in n.children:
+        kids = n.children
+        for ch in kids:
             if best_node[ch] < 0:
                 break
             bits |= best_set[ch]
@@ -167,8 +173,8 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
             me = 1 << rank[c]
             if bits & me:
                 continue  # would use its own class: a cycle
-            w, sec = node_cost(n, [secret[ch] for ch in n.children], costs)
-            if math.isinf(w):
+            w, sec = node_cost(n, [secret[ch] for ch in kids], costs)
+            if isinf(w):
                 continue
             cost_of_set: float = 0  # the set's cost: per own-cost bucket, price x members (as sum() adds)
             for bw, bb in buckets.items():
@@ -176,19 +182,20 @@ def greedy_dag(g: EGraphView, costs: CostTable) -> Choice:
                     cost_of_set += bw * (bits & bb).bit_count()
             total = cost_of_set + w
             new_bits = bits | me
-            better = total < best_cost[c] - 1e-9
+            current = best_cost[c]
+            better = total < current - 1e-9
             # ties go to the candidate using fewer classes: it shares more with its siblings
-            tie = abs(total - best_cost[c]) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count()
-            if better or tie or best_node[c] < 0:
+            if (better or best_node[c] < 0
+                    or (abs(total - current) <= 1e-9 and new_bits.bit_count() < best_set[c].bit_count())):
                 if best_node[c] >= 0:
                     buckets[own[c]] &= ~me
                 best_cost[c], best_node[c], secret[c], own[c] = total, idx, sec, w
                 best_set[c] = new_bits
                 buckets[w] = buckets.get(w, 0) | me
                 for p in parents[c]:
-                    if p not in in_heap:
-                        heapq.heappush(heap, (total, p))
-                        in_heap.add(p)
+                    if not in_heap[p]:
+                        heappush(heap, (total, p))
+                        in_heap[p] = True
     return Choice(best_node, secret)
 
 
@@ -270,6 +277,7 @@ def refine(
     # same ``best`` gives the same answer -- the next round skips them (a round after the last
     # improvement, or the second phase when its rebase changes nothing, tries nothing again)
     tried: set[tuple[int, int]] = set()
+    nodes, class_nodes = g.nodes, g.class_nodes
     for lookahead in (False, True):
         for _ in range(max_rounds):
             improved = False
@@ -281,10 +289,16 @@ def refine(
                 if time.perf_counter() - start > budget_s:
                     return _with_secrecy(g, node_of, costs)
                 cur = node_of[c]
-                for alt in g.class_nodes[c]:
-                    if alt == cur or not g.nodes[alt].extractable or (c, alt) in tried:
+                for alt in class_nodes[c]:
+                    n = nodes[alt]
+                    if alt == cur or not n.extractable or (c, alt) in tried:
                         continue
-                    if any(node_of[ch] < 0 for ch in g.nodes[alt].children):
+                    missing = False  # a child class without a choice
+                    for ch in n.children:
+                        if node_of[ch] < 0:
+                            missing = True
+                            break
+                    if missing:
                         continue
                     if math.isinf(state.total):  # no finite program yet: the whole DAG, as it is
                         node_of[c] = alt
@@ -312,15 +326,24 @@ def _rebase_outside(g: EGraphView, node_of: list[int], state: DagCost, costs: Co
     whether any class changed."""
     changed = False
     pos = state.pos  # ``state.reachable(c)`` is ``pos[c] >= 0``, read here without the call
+    nodes, secret = g.nodes, state.secret
     for x in range(g.num_classes):
         if pos[x] >= 0:
             continue
         best, best_w = -1, math.inf
         for alt in g.class_nodes[x]:
-            n = g.nodes[alt]
-            if not n.extractable or not n.children or not all(pos[ch] >= 0 for ch in n.children):
+            n = nodes[alt]
+            kids = n.children
+            if not n.extractable or not kids:
                 continue
-            w = node_cost(n, [state.secret[ch] for ch in n.children], costs)[0]
+            inside = True  # every child class in the program
+            for ch in kids:
+                if pos[ch] < 0:
+                    inside = False
+                    break
+            if not inside:
+                continue
+            w = node_cost(n, [secret[ch] for ch in kids], costs)[0]
             if w < best_w:
                 best, best_w = alt, w
         if best < 0 or best == node_of[x]:
@@ -361,7 +384,9 @@ def _with_secrecy(g: EGraphView, node_of: list[int], costs: CostTable) -> Choice
             n = g.nodes[node_of[x]]
             if phase == 0:
                 stack.append((x, 1))
-                stack.extend((ch, 0) for ch in n.children if not done[ch])
+                for ch in n.children:
+                    if not done[ch]:
+                        stack.append((ch, 0))
             else:
                 secret[x] = node_secret(n, [secret[ch] for ch in n.children])
                 done[x] = True

@@ -70,25 +70,29 @@ CONST_OPS = frozenset({"Num", "NumF", "Dense", "Mask"})
 def class_secrecy(g: EGraphView) -> list[bool]:
     """Per class: secret unless it holds a node computed from constants (or a Decode)."""
     plain = [False] * g.num_classes
-    missing: list[int] = []
+    nodes = g.nodes
+    missing = [-1] * len(nodes)  # per e-node: child classes not yet known plaintext (-1: never)
     users: list[list[int]] = [[] for _ in range(g.num_classes)]
     stack: list[int] = []
-    for idx, n in enumerate(g.nodes):
-        kids = set(n.children)
-        if not n.extractable or n.op in ("In", "Encode") or n.cls in kids:
-            missing.append(-1)
+    for idx, n in enumerate(nodes):
+        op = n.op
+        if not n.extractable or op in ("In", "Encode"):
             continue
-        if n.op in CONST_OPS or n.op in ("Decode", "PlainIn"):
-            missing.append(0)
+        kids = set(n.children)
+        if n.cls in kids:
+            continue
+        if op in CONST_OPS or op in ("Decode", "PlainIn"):
+            missing[idx] = 0
             stack.append(idx)
             continue
-        missing.append(len(kids))
+        missing[idx] = len(kids)
         for ch in kids:
             users[ch].append(idx)
         if not kids:
             stack.append(idx)
+    # the plaintext classes: a least fixpoint, the same whatever the order of the worklist
     while stack:
-        c = g.nodes[stack.pop()].cls
+        c = nodes[stack.pop()].cls
         if plain[c]:
             continue
         plain[c] = True
@@ -169,38 +173,42 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
     ragged = hoisting.ragged_surcharge(costs)
     saving = costs.hoisted_saving  # a property that reads the table: once, not per e-node
     widths = hoisting.class_slots(g) if ragged else []
+    isfinite = math.isfinite
     for idx, n in enumerate(g.nodes):
         if not n.extractable:
             continue
-        csec = [secret[ch] for ch in n.children]
+        kids = n.children
+        csec = [secret[ch] for ch in kids]
         c = n.cls
-        if not secret[c]:
-            if not _plain_producing(n.op, csec):
+        op = n.op
+        sec_c = secret[c]
+        if not sec_c:
+            if not _plain_producing(op, csec):
                 continue
-            if vals[c] is not None and any(vals[ch] is None for ch in n.children):
+            if vals[c] is not None and any(vals[ch] is None for ch in kids):
                 continue  # keep known constants foldable, as the checker sees them
             kind, inc = "plain", 0.0
-        elif n.op in ("In", "Encode"):
+        elif op in ("In", "Encode"):
             kind, inc = "fresh", 0.0
-        elif n.op in ("Add", "Sub", "Neg"):  # noisy has no negation: 0 - x
+        elif op in ("Add", "Sub", "Neg"):  # noisy has no negation: 0 - x
             kind, inc = "max", 1.0
-        elif n.op == "Mul" and all(csec):
+        elif op == "Mul" and all(csec):
             kind, inc = "sum", 0.0
-        elif n.op == "Mul":
-            pc = n.children[0] if not csec[0] else n.children[1]
+        elif op == "Mul":
+            pc = kids[0] if not csec[0] else kids[1]
             v = vals[pc]
             mag = max((abs(x) for x in v), default=0.0) if v is not None else 2.0**plain_bits
             kind, inc = "max", noise.plain_operand_bits(mag)
         else:
             kind, inc = "max", 0.0
         w = node_cost(n, csec, costs)[0]
-        if n.op == "Rot" and secret[c] and ragged and hoisting.is_ragged(widths[n.children[0]]):
+        if op == "Rot" and sec_c and ragged and hoisting.is_ragged(widths[kids[0]]):
             w += ragged
-        if math.isfinite(w):
-            src = hoisting.rotation_input(n) if secret[c] and saving else None
+        if isfinite(w):
+            src = hoisting.rotation_input(n) if sec_c and saving else None
             if src is not None and secret[src]:
                 rotations.setdefault(src, []).append(len(cands))
-            cands.append(Cand(c, w, n.children, kind, inc, idx))
+            cands.append(Cand(c, w, kids, kind, inc, idx))
     return Problem(g.num_classes, secret, cands, list(roots), _hoisting_setups(cands, rotations, costs))
 
 
@@ -211,10 +219,11 @@ def _hoisting_setups(
     the saving (in place) and a shared cost of the saving is paid once if any is chosen.
     The saving is capped by the cheapest member so that no cost turns negative."""
     setups: list[tuple[float, tuple[int, ...]]] = []
+    saving = costs.hoisted_saving  # a property that reads the table: once, not per group
     for members in rotations.values():
         if len(members) < 2:
             continue
-        s = min([costs.hoisted_saving] + [cands[j].cost for j in members])
+        s = min([saving] + [cands[j].cost for j in members])
         if s <= 0:
             continue
         for j in members:

@@ -169,33 +169,31 @@ class DagCost:
         node_cost = self.price
         if math.isinf(self.total):
             raise ValueError("switched() needs a finite current choice")
-        if self.pos[c] < 0:
-            return self.total  # an unreachable class: the program does not change
-        g, node_of, costs = self.g, self.node_of, self.costs
-        nodes = g.nodes
         pos = self.pos
+        if pos[c] < 0:
+            return self.total  # an unreachable class: the program does not change
+        node_of, costs = self.node_of, self.costs
+        nodes = self.g.nodes
         alt_node = nodes[alt]
-        secret: dict[int, bool] = {}  # secrecy where it differs from (or is absent in) self.secret
-
-        def sec(x: int) -> bool:
-            return secret[x] if x in secret else self.secret[x]
-
-        delta = 0.0
+        old_secret, old_refs, own = self.secret, self.refs, self.own
+        saving, extra, widths = self.saving, self.extra, self.widths
+        hoist = bool(saving or extra)  # else no e-node counts as a rotation (``_rotates``)
+        # secrecy and reference counts where they differ from (or are absent in) the current
+        # choice's; read as ``secret[x] if x in secret else old_secret[x]``
+        secret: dict[int, bool] = {}
         refs: dict[int, int] = {}
-
-        def ref(x: int, by: int) -> int:
-            refs[x] = refs.get(x, self.refs[x]) + by
-            return refs[x]
+        delta = 0.0
 
         # the hoisting groups: +1/-1 per (input class) where a class's rotation joins or leaves
         moved: dict[int, int] = {}
-        ragged = [0]
+        ragged = 0
 
         def rotation(n: ENode, secret_now: bool, by: int) -> int:
+            nonlocal ragged
             src, rag = self._rotates(n, secret_now)
             if src is not None:
                 moved[src] = moved.get(src, 0) + by
-                ragged[0] += by * rag
+                ragged += by * rag
                 return 1
             return 0
 
@@ -214,14 +212,23 @@ class DagCost:
             if phase == 1:
                 state[x] = 2
                 n = nodes[node_of[x]]
-                w, sx = node_cost(n, [sec(ch) for ch in n.children], costs)
+                kids = n.children
+                w, sx = node_cost(n, [secret[ch] if ch in secret else old_secret[ch] for ch in kids], costs)
                 secret[x] = sx
                 delta += w
-                joined = rotation(n, sx, +1)
-                for ch in n.children:
+                joined = 0  # ``rotation(n, sx, +1)``, inline
+                if sx and hoist:
+                    op = n.op
+                    if op == "Rot" or (op == "Ext" and n.lits[0] != 0):
+                        src = kids[0]
+                        moved[src] = moved.get(src, 0) + 1
+                        if extra and op == "Rot" and hoisting.is_ragged(widths[src]):
+                            ragged += 1
+                        joined = 1
+                for ch in kids:
                     if pos[ch] >= 0:
-                        ref(ch, 1)
-                floor += w - self.saving * joined
+                        refs[ch] = refs.get(ch, old_refs[ch]) + 1
+                floor += w - saving * joined
                 if floor >= limit:
                     return floor
                 continue
@@ -239,28 +246,40 @@ class DagCost:
             state[x] = 1
             stack.append((x, 1))
             for ch in reversed(nodes[node_of[x]].children):
-                if state.get(ch) == 1:
+                st = state.get(ch)
+                if st == 1:
                     return math.inf
-                if state.get(ch) != 2:
+                if st != 2:
                     stack.append((ch, 0))
         # 2. c itself
-        w, s_c = node_cost(alt_node, [sec(ch) for ch in alt_node.children], costs)
-        delta += w - self.own[c]
-        rotation(nodes[node_of[c]], self.secret[c], -1)
+        w, s_c = node_cost(alt_node, [secret[ch] if ch in secret else old_secret[ch] for ch in alt_node.children],
+                           costs)
+        delta += w - own[c]
+        rotation(nodes[node_of[c]], old_secret[c], -1)
         rotation(alt_node, s_c, +1)
         for ch in alt_node.children:
             if pos[ch] >= 0:
-                ref(ch, 1)
+                refs[ch] = refs.get(ch, old_refs[ch]) + 1
         # 3. classes that become unreachable: the old children's counts drop, cascading
-        drop = [ch for ch in nodes[node_of[c]].children]
+        drop = list(nodes[node_of[c]].children)
         while drop:
             x = drop.pop()
-            if ref(x, -1) == 0:
-                delta -= self.own[x]
-                rotation(nodes[node_of[x]], self.secret[x], -1)
-                drop.extend(nodes[node_of[x]].children)
+            left = refs.get(x, old_refs[x]) - 1
+            refs[x] = left
+            if left == 0:
+                delta -= own[x]
+                n = nodes[node_of[x]]
+                kids = n.children
+                if hoist and old_secret[x]:  # ``rotation(n, old_secret[x], -1)``, inline
+                    op = n.op
+                    if op == "Rot" or (op == "Ext" and n.lits[0] != 0):
+                        src = kids[0]
+                        moved[src] = moved.get(src, 0) - 1
+                        if extra and op == "Rot" and hoisting.is_ragged(widths[src]):
+                            ragged -= 1
+                drop.extend(kids)
         # 4. c's ancestors whose secrecy changes with c's
-        if s_c != self.secret[c]:
+        if s_c != old_secret[c]:
             secret[c] = s_c
             heap = [(pos[u], u) for u in set(self.users[c])]
             heapq.heapify(heap)
@@ -268,11 +287,11 @@ class DagCost:
             while heap:
                 _, u = heapq.heappop(heap)
                 n = nodes[node_of[u]]
-                w, s = node_cost(n, [sec(ch) for ch in n.children], costs)
-                delta += w - self.own[u]
-                if s != self.secret[u]:
+                w, s = node_cost(n, [secret[ch] if ch in secret else old_secret[ch] for ch in n.children], costs)
+                delta += w - own[u]
+                if s != old_secret[u]:
                     secret[u] = s
-                    rotation(n, self.secret[u], -1)
+                    rotation(n, old_secret[u], -1)
                     rotation(n, s, +1)
                     for p in self.users[u]:
                         if p not in queued:
@@ -284,5 +303,5 @@ class DagCost:
             if by:
                 old = self.rot_count.get(src, 0)
                 extra_saved += max(0, old + by - 1) - max(0, old - 1)
-        delta -= self.saving * extra_saved - self.extra * ragged[0]
+        delta -= self.saving * extra_saved - self.extra * ragged
         return self.total + delta

@@ -162,3 +162,117 @@ def test_the_floor_is_asked_for_late_and_stops_the_search(monkeypatch: pytest.Mo
     monkeypatch.setattr(milp_bnb, "FLOOR_AFTER", 4)
     got = milp_bnb.search(pb, usable, classes, 8.0, floor=lambda: floor(8.0))
     assert got is not None and got.nodes == 3 and asked == []
+
+
+def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incumbent: float,
+                 budget: int = milp_bnb.NODE_BUDGET) -> milp_bnb.Result | None:
+    """The search of ``eqsat.milp_bnb`` as first written (main's before the held classes were
+    passed down): every node takes the union of ``must`` over its open classes and sums the
+    cheapest costs bit by bit. The reference of ``test_the_same_search_as_the_plain_one``."""
+    cands = pb.cands
+    kids = {j: tuple(sorted(set(cands[j].children))) for c in classes for j in usable[c]}
+    groups: dict[int, list[int]] = {}
+    for s, (_, members) in enumerate(pb.setups):
+        for j in members:
+            groups.setdefault(j, []).append(s)
+    paid = [0] * len(pb.setups)
+    cheapest = {c: min(cands[j].cost for j in usable[c]) for c in classes}
+    must = milp_bnb._must(usable, classes, kids)
+    pick: dict[int, int] = {}
+    tol = 1e-6 * (1.0 + (abs(incumbent) if math.isfinite(incumbent) else 0.0))
+    best: list[object] = [incumbent, 0, None, 0]  # cost, count, pick, nodes
+
+    def bits(mask: int) -> list[int]:
+        return [x for x in range(mask.bit_length()) if mask >> x & 1]
+
+    def bits_sum(mask: int) -> float:
+        total = 0.0
+        for x in bits(mask):
+            total += cheapest[x]
+        return total
+
+    def cut(lb: float, count: int) -> bool:
+        return lb > best[0] + tol or (lb >= best[0] - tol and count >= best[1])  # type: ignore[operator]
+
+    def reaches(src: int, dst: int) -> bool:
+        seen, stack = {src}, [src]
+        while stack:
+            c = stack.pop()
+            if c == dst:
+                return True
+            for ch in kids[pick[c]] if c in pick else ():
+                if ch not in seen:
+                    seen.add(ch)
+                    stack.append(ch)
+        return False
+
+    def dfs(cost: float, need: int) -> None:
+        best[3] += 1  # type: ignore[operator]
+        if best[3] > budget:  # type: ignore[operator]
+            raise OverflowError
+        chosen = sum(1 << c for c in pick)
+        open_ = bits(need & ~chosen)
+        if not open_:
+            if not cut(cost, len(pick)):
+                best[:3] = [cost, len(pick), dict(pick)]
+            return
+        c = min(open_, key=lambda x: (len(usable[x]), x))
+        held = 0
+        for x in open_:
+            held |= must[x]
+        held &= ~chosen
+        rest = held & ~(1 << c)
+        base, base_count = cost + bits_sum(rest), len(pick) + 1 + rest.bit_count()
+        options = []
+        for j in usable[c]:
+            add = cands[j].cost
+            for s in groups.get(j, ()):
+                if not paid[s]:
+                    add += pb.setups[s][0]
+            more = 0
+            for ch in kids[j]:
+                more |= must[ch]
+            more &= ~chosen & ~held
+            lb, count = base + add + bits_sum(more), base_count + more.bit_count()
+            if not cut(lb, count):
+                options.append((lb, count, j, add))
+        for lb, count, j, add in sorted(options):
+            if cut(lb, count) or any(ch in pick and reaches(ch, c) for ch in kids[j]):
+                continue
+            for s in groups.get(j, ()):
+                paid[s] += 1
+            pick[c] = j
+            dfs(cost + add, need | sum(1 << ch for ch in kids[j]))
+            del pick[c]
+            for s in groups.get(j, ()):
+                paid[s] -= 1
+
+    try:
+        dfs(0.0, sum(1 << r for r in set(pb.roots)))
+    except OverflowError:
+        return None
+    if best[2] is None:
+        return milp_bnb.Result(False, incumbent, {}, best[3])  # type: ignore[arg-type]
+    chosen_pick: dict[int, int] = best[2]  # type: ignore[assignment]
+    total = sum(cands[j].cost for j in chosen_pick.values())
+    total += sum(cost for cost, members in pb.setups if any(chosen_pick.get(cands[j].cls) == j for j in members))
+    return milp_bnb.Result(True, total, chosen_pick, best[3])  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), owned_problems()), st.sampled_from([math.inf, 4.0, 8.0, 12.0]), st.integers(1, 60))
+def test_the_same_search_as_the_plain_one(pb: Problem, incumbent: float, budget: int) -> None:
+    # the held classes passed down, the forced class by a mask and the remembered sums change
+    # nothing: the same nodes, in the same order (the same count within any budget), the same
+    # program and cost
+    pr = milp._prune(pb)
+    if pr is None or any(cd.cost < 0 for cd in pb.cands):
+        return
+    usable, classes = pr
+    for b in (budget, milp_bnb.NODE_BUDGET):
+        got = milp_bnb.search(pb, usable, classes, incumbent, budget=b)
+        ref = plain_search(pb, usable, classes, incumbent, budget=b)
+        assert (got is None) == (ref is None)
+        if got is not None and ref is not None:
+            assert (got.better, got.cost, got.pick, got.nodes) == (ref.better, ref.cost, ref.pick, ref.nodes)
+            assert list(got.pick.items()) == list(ref.pick.items())

@@ -209,3 +209,91 @@ def test_a_solution_handed_back_matches_its_objective() -> None:
     sol = solve(pb, with_noise=False, warm=tree_start(pb, 0))
     assert sol.status == "optimal" and sol.info["objective"] == pytest.approx(0.0)
     assert dag_cost(pb, reachable_pick(pb, sol.pick)) == pytest.approx(0.0)
+
+
+def prune_from_scratch(pb: Problem, drop: frozenset[int] = frozenset()) -> tuple[list[list[int]], list[int]] | None:
+    """``milp._prune`` computed in one pass, nothing kept (main's before ``milp._Pruner``): the reference."""
+    k = pb.num_classes
+    cands = pb.cands
+    by_class: list[list[int]] = [[] for _ in range(k)]
+    # productive classes: those with a finite program (worklist over missing children)
+    missing = [0] * len(cands)
+    users: list[list[int]] = [[] for _ in range(k)]
+    stack: list[int] = []
+    for j, cd in enumerate(cands):
+        if j in drop or cd.cls in cd.children or not math.isfinite(cd.cost):
+            continue
+        by_class[cd.cls].append(j)
+        kids = set(cd.children)
+        missing[j] = len(kids)
+        if not kids:
+            stack.append(j)
+        for ch in kids:
+            users[ch].append(j)
+    productive = [False] * k
+    while stack:
+        j = stack.pop()
+        c = cands[j].cls
+        if productive[c]:
+            continue
+        productive[c] = True
+        for u in users[c]:
+            missing[u] -= 1
+            if missing[u] == 0:
+                stack.append(u)
+    if not all(productive[r] for r in pb.roots):
+        return None
+    usable = [[j for j in by_class[c] if all(productive[ch] for ch in cands[j].children)] for c in range(k)]
+    seen: set[int] = set()
+    stack = list(pb.roots)
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        for j in usable[c]:
+            stack.extend(cands[j].children)
+    return usable, sorted(seen)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(problems(), problems(noisy=True)), st.integers(0, 2**16))
+def test_one_pruner_for_many_drop_sets(pb: Problem, seed: int) -> None:
+    # milp._Pruner keeps what does not depend on the drop set: each call is _prune from scratch
+    rnd = random.Random(seed)
+    pruner = milp._Pruner(pb)
+    drop: set[int] = set()
+    for _ in range(4):
+        assert pruner(frozenset(drop)) == prune_from_scratch(pb, frozenset(drop))
+        drop |= {j for j in range(len(pb.cands)) if rnd.random() < 0.25}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(problems(), problems(noisy=True)), st.booleans())
+def test_one_index_for_every_round(pb: Problem, with_noise: bool) -> None:
+    # milp_reduce.Index, made once and shared, reads as the problem itself: the same dominance,
+    # path bounds (in the same order) and reduction as with an index made per call
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    usable, classes = pr
+    index = milp_reduce.Index(pb)
+    extra = milp_reduce._shared_on_path(pb)
+    assert index.extra == extra
+    for j, cd in enumerate(pb.cands):
+        assert set(index.kids[j]) == set(cd.children) and len(index.kids[j]) == len(set(cd.children))
+    assert milp_reduce.dominated(pb, usable, classes, with_noise, index) == milp_reduce.dominated(
+        pb, usable, classes, with_noise)
+    shared = milp_reduce.path_bounds(pb, usable, classes, extra, index)
+    fresh = milp_reduce.path_bounds(pb, usable, classes, extra)
+    assert [list(d.items()) for d in shared] == [list(d.items()) for d in fresh]
+    warm = tree_start(pb, 1)
+    known = milp._warm_cost(pb, warm, usable) if warm else None
+    incumbent = None if with_noise or known is None else known[0]
+
+    def prune(drop: frozenset[int]) -> tuple[list[list[int]], list[int]]:
+        return milp._prune(pb, drop) or ([], [])
+
+    a = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent, index=index)
+    b = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent)
+    assert a[0] == b[0] and a[1:] == b[1:]
