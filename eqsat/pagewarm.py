@@ -40,9 +40,9 @@ if TYPE_CHECKING:
 PAGE = 4096
 MADV_POPULATE_WRITE = 23
 #: the most one process of a kind writes ahead (and so the most memory an idle one holds more)
-BUDGET_BYTES = 32 << 20
+BUDGET_BYTES = 20 << 20
 #: the most a process of a kind grows its heap ahead (``pregrow``)
-GROW_BUDGET_BYTES = 16 << 20
+GROW_BUDGET_BYTES = 10 << 20
 #: pages made one's own between two looks at ``stop()``
 CHUNK_PAGES = 64
 
