@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any, NoReturn
 
-from eqsat import client
+from eqsat import client, pagewarm
 
 #: modules a command may need, imported before the first request (a missing optional one is skipped)
 WARM_MODULES = (
@@ -157,6 +157,12 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
         raise
     with contextlib.suppress(FileNotFoundError):
         failed.unlink()
+    # the pages the requests' processes write (``eqsat.pagewarm``): learned anew by this server, whose
+    # addresses are its own
+    pagewarm.STEM = str(path.with_suffix(""))
+    for kind in pagewarm.KINDS:
+        with contextlib.suppress(OSError):
+            os.unlink(pagewarm.path(kind) or "")
     signal.signal(signal.SIGTERM, _on_term)
     started, served, last = time.time(), 0, time.monotonic()
     children = _Children()
@@ -211,6 +217,9 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
             spare.end()
         children.close()
         listener.close()
+        for kind in pagewarm.KINDS:
+            with contextlib.suppress(OSError):
+                os.unlink(pagewarm.path(kind) or "")
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
         lock.close()
@@ -248,7 +257,10 @@ class _Spare:
                 serve_warmup.IN_SPARE = True  # for this worker alone: not for those the request forks
                 prefork.start(prepared=True)
                 serve_warmup.IN_SPARE = False
-                serve_warmup.pretouch(lambda: bool(select.select([theirs], [], [], 0.0)[0]))
+                came = lambda: bool(select.select([theirs], [], [], 0.0)[0])  # noqa: E731
+                serve_warmup.pretouch(came)
+                # and its copies of the pages the last request's child wrote (``eqsat.pagewarm``)
+                pagewarm.prewrite("request", came)
                 msg, fds = _receive(theirs, timeout=None, max_fds=4)
                 theirs.close()
             except BaseException:  # the server ended (or sent nothing): nothing to run
@@ -450,6 +462,8 @@ def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> NoReturn:
                 stream.flush()
         _release_stdio()
         client.send(conn, {"exit": code})
+        conn.close()
+        pagewarm.record()  # for the next spare: the pages this request wrote (after the client has its status)
     except BaseException:  # never let a request's child run the server loop (the client reports it)
         pass
     finally:

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -101,8 +102,18 @@ def test_stop_ends_the_server_and_the_client_falls_back(tmp_path: Path) -> None:
     assert _run(["serve", "start"], env)[0] == 0  # already running: said so, not a second server
     sockets = list((tmp_path / "eqsat").glob("*.sock"))
     assert len(sockets) == 1
+    # a served request's child and e-graph worker note the pages they wrote (``eqsat.pagewarm``),
+    # for the next ones to write ahead; the server removes the notes when it stops
+    assert _run(["optimize", str(EXAMPLES / "sum_8.mlir")], env)[0] == 0
+    notes = [sockets[0].with_suffix(f".pages-{kind}") for kind in ("request", "worker")]
+    for _ in range(600):
+        if all(note.exists() for note in notes):
+            break
+        time.sleep(0.05)
+    assert all(note.read_text().startswith("grow ") for note in notes)
     assert _run(["serve", "stop"], env)[0] == 0
     assert not sockets[0].exists()
+    assert not any(note.exists() for note in notes)
     assert _run(["serve", "status"], env)[0] == 3
     code, out, _ = _run(["optimize", str(EXAMPLES / "sum_8.mlir")], env)  # no server: in process
     assert code == 0 and b"tensor_ext.rotate" in out

@@ -38,6 +38,7 @@ import pickle
 import select
 import shutil
 import signal
+import sys
 import tempfile
 import time
 import traceback
@@ -648,6 +649,9 @@ class _Worker:
                 floors, seconds = _analyse(session)
                 self.send(ev="facts", floors=floors, s=seconds)
             self.end_checkpoint()
+            pagewarm = sys.modules.get("eqsat.pagewarm")  # a served request's worker: what it wrote
+            if pagewarm is not None:
+                pagewarm.record()
         except BaseException as e:
             try:
                 self.end_checkpoint()

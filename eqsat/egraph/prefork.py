@@ -144,7 +144,12 @@ def _child(job_r: int, msg_w: int, go_r: int) -> None:
             # pages copied while it waits for the request (``pretouch_load``)
             import select
 
-            warmup.pretouch_load(lambda: bool(select.select([job_r], [], [], 0.0)[0]))
+            came = lambda: bool(select.select([job_r], [], [], 0.0)[0])  # noqa: E731
+            warmup.pretouch_load(came)
+            # and its copies of the pages the last request's worker wrote (``eqsat.pagewarm``)
+            from eqsat import pagewarm
+
+            pagewarm.prewrite("worker", came)
         data = _read_all(job_r)
         os.close(job_r)
         if not data:  # discarded

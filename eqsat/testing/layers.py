@@ -22,6 +22,7 @@ from eqsat.algebra.graphs import strongly_connected
 LAYERS: dict[str, int] = {
     "eqsat.errors": 0,
     "eqsat.fast_init": 0,  # standard library only: a helper the IR and the e-node classes use
+    "eqsat.pagewarm": 0,  # standard library (and NumPy) only: used by the server and the e-graph worker
     "eqsat.ir": 1,
     "eqsat.interp": 1,
     "eqsat.layouts": 1,
