@@ -25,7 +25,7 @@ def _poly(key: str, n: int) -> dict[int, int]:
 
 
 def _key(p: dict[int, int], n: int) -> str:
-    return rotpoly.key(rotpoly.normalize(p, n), n)
+    return rotpoly.key(p, n)  # which normalizes ``p`` itself
 
 
 @cache

@@ -19,6 +19,7 @@ from eqsat.algebra.rotpoly import (
     factors_cost,
     key,
     mul,
+    norm_offset,
     normalize,
     parse_key,
     product,
@@ -83,6 +84,18 @@ def test_normalize_invariants(pn: tuple[Poly, int]) -> None:
     q = normalize(p, n)
     assert all(-n / 2 < k <= n / 2 and c != 0 for k, c in q.items())
     assert apply(q, rand_vec(n), n) == apply({k: c for k, c in p.items() if c}, rand_vec(n), n)
+
+
+@given(poly_and_n())
+def test_normalize_is_norm_offset_merge(pn: tuple[Poly, int]) -> None:
+    """``normalize`` (``norm_offset`` inline) is the plain definition: offsets by ``norm_offset``,
+    equal ones merged, zeros dropped, in ascending order (``key`` reads the order)."""
+    p, n = pn
+    merged: Poly = {}
+    for k, c in p.items():
+        merged[norm_offset(k, n)] = merged.get(norm_offset(k, n), 0) + c
+    want = [(k, merged[k]) for k in sorted(merged) if merged[k] != 0]
+    assert list(normalize(p, n).items()) == want
 
 
 def test_key_example_and_zero() -> None:

@@ -6,7 +6,6 @@ late too (``LOAD_LATE_UNIONS``), the same e-graph up to the numbering of its cla
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from eqsat.egraph.session import Session
 from eqsat.egraph.view import EGraphView
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.ir import Program
+from eqsat.testing.egraph_shape import shape as egraph_shape
 from eqsat.testing.programs import Shape, random_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,19 +69,6 @@ def _same_after_load(prog: Program, monkeypatch: pytest.MonkeyPatch) -> tuple[in
     return old_its, new_its
 
 
-def _shape(js: dict[str, Any]) -> tuple[Counter[str], list[str]]:
-    """The e-graph up to class numbering: classes refined by their nodes' ops, literals and
-    children (rounds of colour refinement), as a multiset, and the roots' colours."""
-    view = EGraphView(js)
-    colour = ["" for _ in range(view.num_classes)]
-    for _ in range(6):
-        new = []
-        for cls in range(view.num_classes):
-            nodes = sorted(f"{n.op}{n.lits}{[colour[c] for c in n.children]}"
-                           for n in (view.nodes[i] for i in view.class_nodes[cls]))
-            new.append(hashlib.sha256(repr(nodes).encode()).hexdigest()[:16])
-        colour = new
-    return Counter(colour), [colour[view.roots[k]] for k in sorted(view.roots)]
 
 
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.stem)
@@ -94,7 +81,7 @@ def test_kernels_load_to_the_same_egraph(path: Path, monkeypatch: pytest.MonkeyP
     assert new_its <= old_its
     late, _ = _load(prog, True, monkeypatch, late=True)
     plain, _ = _load(prog, False, monkeypatch)
-    assert _shape(late.serialize()) == _shape(plain.serialize())
+    assert egraph_shape(late.serialize()) == egraph_shape(plain.serialize())
 
 
 def test_late_unions_leave_no_union_row_and_join_the_classes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,7 +122,7 @@ def test_kernels_saturate_to_the_same_egraph(kernel: str, monkeypatch: pytest.Mo
         s.drop_slot_facts()  # as a worker hands it back
         texts.append(s.serialize_text())
     assert texts[0] == texts[1]
-    assert _shape(session.parse_serialized(texts[0])) == _shape(session.parse_serialized(texts[2]))
+    assert egraph_shape(session.parse_serialized(texts[0])) == egraph_shape(session.parse_serialized(texts[2]))
 
 
 def test_facts_of_rows() -> None:

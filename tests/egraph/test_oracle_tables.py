@@ -4,7 +4,6 @@ the rules derive exactly what the written ones do, and the kernels' e-graphs are
 from __future__ import annotations
 
 import base64
-import hashlib
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,9 +15,9 @@ from eqsat.egraph import compiled, oracle_tables, rule_cse
 from eqsat.egraph.egglog_import import bindings
 from eqsat.egraph.limits import Limits
 from eqsat.egraph.session import Session
-from eqsat.egraph.view import EGraphView
 from eqsat.frontend.mlir import parse_mlir
 from eqsat.rulespec import slot_oracles
+from eqsat.testing.egraph_shape import shape as egraph_shape
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,19 +108,6 @@ def test_the_compiled_sections_read_their_one_atom_oracles_from_relations() -> N
         assert "py-call" not in body and "oracle-answers-" in body, rule
 
 
-def _shape(js: dict[str, object]) -> tuple[Counter[str], list[str]]:
-    """The e-graph up to class and node numbering: classes refined by their nodes' ops,
-    literals and children (rounds of colour refinement), as a multiset, and the roots' colours."""
-    view = EGraphView(js)
-    colour = ["" for _ in range(view.num_classes)]
-    for _ in range(6):
-        new = []
-        for cls in range(view.num_classes):
-            nodes = sorted(f"{n.op}{n.lits}{[colour[c] for c in n.children]}"
-                           for n in (view.nodes[i] for i in view.class_nodes[cls]))
-            new.append(hashlib.sha256(repr(nodes).encode()).hexdigest()[:16])
-        colour = new
-    return Counter(colour), [colour[view.roots[k]] for k in sorted(view.roots)]
 
 
 KERNELS = ["tests/heir_cases/rr_rotation_missing.mlir", "tests/heir_cases/rr_product_loop_8.mlir",
@@ -143,7 +129,7 @@ def test_kernels_saturate_to_the_same_egraph_as_without_tables(kernel: str, monk
         s.drop_slot_facts()
         text = s.serialize_text()
         assert "oracle-" not in text  # the tables' rows are not serialized
-        return _shape(s.serialize()), rep.iterations
+        return egraph_shape(s.serialize()), rep.iterations
 
     tabled, its = saturated()
     plain_memo = dict(compiled._MEMO)
