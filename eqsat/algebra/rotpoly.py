@@ -86,8 +86,14 @@ def apply(p: Poly, vec: Sequence[int], n: int) -> list[int]:
 
 
 def direct_rotations(p: Poly, n: int) -> int:
-    """Rotations needed to realize ``p`` term by term: its nonzero offsets other than 0."""
-    return sum(1 for k in normalize(p, n) if k != 0)
+    """Rotations needed to realize ``p`` term by term: its nonzero offsets other than 0.
+    (Offsets merged mod ``n`` without ``normalize``'s sorted copy: only the count is needed.)"""
+    merged: dict[int, int] = {}
+    get = merged.get
+    for k, c in p.items():
+        r = k % n
+        merged[r] = get(r, 0) + c
+    return sum(1 for r, c in merged.items() if c != 0 and r != 0)
 
 
 def factors_cost(factors: Sequence[Poly], n: int) -> int:

@@ -98,6 +98,12 @@ def test_normalize_is_norm_offset_merge(pn: tuple[Poly, int]) -> None:
     assert list(normalize(p, n).items()) == want
 
 
+@given(poly_and_n())
+def test_direct_rotations_counts_normalized_offsets(pn: tuple[Poly, int]) -> None:
+    p, n = pn
+    assert direct_rotations(p, n) == sum(1 for k in normalize(p, n) if k != 0)
+
+
 def test_key_example_and_zero() -> None:
     assert key({k: 1 for k in range(8)}, 1024) == "0..7/1*1"
     assert key({}, 8) == "0"
