@@ -17,6 +17,7 @@ from eqsat.algebra.rotpoly import (
     centered,
     direct_rotations,
     factors_cost,
+    is_normal,
     key,
     mul,
     norm_offset,
@@ -102,6 +103,21 @@ def test_normalize_is_norm_offset_merge(pn: tuple[Poly, int]) -> None:
 def test_direct_rotations_counts_normalized_offsets(pn: tuple[Poly, int]) -> None:
     p, n = pn
     assert direct_rotations(p, n) == sum(1 for k in normalize(p, n) if k != 0)
+
+
+@given(poly_and_n(), st.booleans())
+def test_is_normal_is_a_fixpoint_of_normalize(pn: tuple[Poly, int], normal_first: bool) -> None:
+    p, n = pn
+    if normal_first:
+        p = normalize(p, n)
+    assert is_normal(p, n) == (list(p.items()) == list(normalize(p, n).items()))
+
+
+def test_is_normal_order_and_range() -> None:
+    assert is_normal({-1: 2, 0: 3}, 16) and is_normal({}, 4) and is_normal({8: 1}, 16)
+    assert not is_normal({0: 3, -1: 2}, 16)  # the same terms out of order
+    assert not is_normal({-8: 1}, 16) and not is_normal({9: 1}, 16) and not is_normal({0: 0}, 16)
+    assert is_normal({-4: 1, 4: 1}, 9) and not is_normal({5: 1}, 9)
 
 
 def test_key_example_and_zero() -> None:
