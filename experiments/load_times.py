@@ -6,7 +6,8 @@ One child process per tree (warmed as ``eqsat serve`` warms) loads each kernel a
 repeat. Out (stdout): per kernel and tree the medians (ms) of the whole ``Session(prog)``, the
 Python loader (``Loader(prog)``, ``load``, ``write``), the ``input`` commands, the ``ld`` run and
 the analyses at load (``analyse``), and the egglog iteration counts of the ``ld`` run and of the
-analyses.
+analyses; the same rows in ``<out>/load_times.csv`` and, in ``<out>/load_times.png``, each
+kernel's stages stacked per tree (the slowest kernels first).
 
 Run: ``python experiments/load_times.py --baseline /tmp/base --repeats 9 tests/heir_cases/*.mlir``.
 """
@@ -117,34 +118,77 @@ class Child:
         self.p.wait()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
+KEYS = ["total", "py", "input", "ld", "analyse"]
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+", type=Path, help="MLIR kernels to load")
     ap.add_argument("--baseline", type=Path, help="another source tree, loaded alternately with this one")
     ap.add_argument("--repeats", type=int, default=7, help="timed loads per kernel and tree (medians)")
     ap.add_argument("--warmup", type=int, default=2, help="untimed loads per kernel and tree first")
-    args = ap.parse_args()
+    ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out",
+                    help="folder for load_times.csv and load_times.png")
+    args = ap.parse_args(argv)
     trees: dict[str, Child] = {}
     if args.baseline:
         trees["base"] = Child(args.baseline)
     trees["new"] = Child(None)
-    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for f in args.files:
-        for _ in range(args.warmup):
-            for c in trees.values():
-                c.run(f)
-        for _ in range(args.repeats):
-            for name, c in trees.items():
-                rows.setdefault((f.stem, name), []).append(c.run(f))
-    keys = ["total", "py", "input", "ld", "analyse"]
-    print(f"{'kernel':34} {'tree':5} " + " ".join(f"{k:>8}" for k in keys) + "  its(ld/an)")
-    for (kernel, name), rs in rows.items():
-        med = {k: statistics.median(r["ms"].get(k, 0.0) for r in rs) for k in keys}
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    try:
+        for f in args.files:
+            for _ in range(args.warmup):
+                for c in trees.values():
+                    c.run(f)
+            for _ in range(args.repeats):
+                for name, c in trees.items():
+                    runs.setdefault((f.stem, name), []).append(c.run(f))
+    finally:
+        for c in trees.values():
+            c.close()
+    rows: list[dict[str, Any]] = []
+    print(f"{'kernel':34} {'tree':5} " + " ".join(f"{k:>8}" for k in KEYS) + "  its(ld/an)")
+    for (kernel, name), rs in runs.items():
+        med = {k: statistics.median(r["ms"].get(k, 0.0) for r in rs) for k in KEYS}
         its = rs[0]["its"]
-        print(f"{kernel:34} {name:5} " + " ".join(f"{med[k]:8.2f}" for k in keys)
+        rows.append({"kernel": kernel, "tree": name, **{f"{k}_ms": round(med[k], 3) for k in KEYS},
+                     "ld_iterations": its.get("ld", 0), "analysis_iterations": its.get("analyse_run", 0)})
+        print(f"{kernel:34} {name:5} " + " ".join(f"{med[k]:8.2f}" for k in KEYS)
               + f"  {its.get('ld', 0)}/{its.get('analyse_run', 0)}")
-    for c in trees.values():
-        c.close()
+    write(rows, args.out)
+    return rows
+
+
+def write(rows: list[dict[str, Any]], out: Path) -> None:
+    """The CSV, and a bar per kernel and tree: the Python loader, input, ld and the analyses, stacked (ms)."""
+    import csv
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "load_times.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["kernel"])
+        w.writeheader()
+        w.writerows(rows)
+    order = sorted(rows, key=lambda r: (-max(x["total_ms"] for x in rows if x["kernel"] == r["kernel"]),
+                                        r["kernel"], r["tree"]))[:24]
+    fig, ax = plt.subplots(figsize=(9, 0.3 * len(order) + 1.5))
+    labels = [f"{r['kernel']} ({r['tree']})" for r in order]
+    left = [0.0] * len(order)
+    for k in ("py", "input", "ld", "analyse"):
+        vals = [float(r[f"{k}_ms"]) for r in order]
+        ax.barh(labels, vals, left=left, label=k)
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.invert_yaxis()
+    ax.set_xlabel("ms (median), warm process")
+    ax.set_title("The load stage per kernel: Python loader, input, ld, analyses")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "load_times.png", dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -275,3 +275,12 @@ def test_extraction_phases_leaves_highspy_as_it_found_it(tmp_path: Path) -> None
     run = highspy.Highs.run
     load("extraction_phases").main(["--models", str(tmp_path / "none"), "--repeats", "1", "--out", str(tmp_path)])
     assert highspy.Highs.run is run
+
+
+def test_load_times_tiny_writes_csv_and_png(tmp_path: Path) -> None:
+    rows = load("load_times").main([str(ROOT / "examples" / "sum_8.mlir"), "--repeats", "1", "--warmup", "0",
+                                    "--out", str(tmp_path)])
+    assert [r["tree"] for r in rows] == ["new"] and rows[0]["total_ms"] > 0 and rows[0]["ld_iterations"] > 0
+    with open(tmp_path / "load_times.csv") as f:
+        assert len(list(csv.DictReader(f))) == 1
+    assert (tmp_path / "load_times.png").stat().st_size > 0
