@@ -309,7 +309,11 @@ def optimize(
             # the article's form: plaintext operands encoded, as printed (report = re-read)
             after_prog = noise.encode_plain_operands(after_prog)
         else:
-            greedy = refine(view, greedy_dag(view, cost_table), roots, cost_table)
+            # the local search takes at most half of what is left of the call after the reserve
+            # (``REFINE_BUDGET_S`` when time is plenty): on a 32k-node e-graph cut at a 5 s limit
+            # its own 5 s budget took the call to 12 s
+            greedy = refine(view, greedy_dag(view, cost_table), roots, cost_table,
+                            budget_s=min(REFINE_BUDGET_S, max(0.0, 0.5 * (left() - reserve))))
             choice, method = greedy, "greedy"
             if use_ilp and max_level is not None:
                 # the cheapest program that fits the level budget, bootstraps priced in
@@ -511,6 +515,8 @@ OVERSHOOT_S = 2.0
 SATURATION_SHARE = 0.75
 #: an ILP gets at least this long (below it, the greedy answer is used)
 MIN_ILP_S = 0.5
+#: the local search's (``extract.dag.refine``) budget when the call has time to spare
+REFINE_BUDGET_S = 5.0
 
 
 def _for_scheme(prog: Program, scheme: str) -> Program:
