@@ -12,8 +12,8 @@ Why: every process of a served request is a fork of the server (the spare, then 
 worker), sharing the server's memory copy-on-write.  The first write to each shared page --
 CPython writes the reference count of every object it touches, glibc malloc its free lists,
 egglog its tables of the prepared e-graph -- copies it in a page fault, inside the request:
-measured on ``rr_rotation_duplicated``, its e-graph worker took ~1,600 faults while loading and
-~1,250 while saturating (a process that ran the same work before takes ~0).  The server's
+measured on ``rr_rotation_duplicated``, its e-graph worker took ~1,480 faults while loading and
+~1,100 while saturating (a process that ran the same work before takes ~0).  The server's
 processes are forks of one process, so a page's address is the same in each: the pages one
 request's processes wrote are, to a large part, the pages the next one's write.  Each
 process reads, as its request ends, which pages of the memory it inherited it owns by then
@@ -135,8 +135,7 @@ def _madvise() -> Callable[[int, int, int], int] | None:
     with contextlib.suppress(Exception):
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.madvise
+        fn = _libc().madvise
         fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         fn.restype = ctypes.c_int
         return fn  # type: ignore[no-any-return]

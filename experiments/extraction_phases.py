@@ -25,6 +25,7 @@ import argparse
 import collections
 import pickle
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -108,17 +109,19 @@ def write(table: list[Row], out: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from experiments.plots import stacked_barh
+
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "extraction_phases.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["model", "total_ms", "greedy_ms", "lp_ms", "mip_ms", "rest_ms", "solver", "second_start"])
         w.writerows([r[0], *(f"{x:.2f}" for x in r[1:6]), r[6], r[7]] for r in table)
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(table) + 1.5))
-    left = [0.0] * len(table)
-    for i, label in enumerate(("greedy start", "LP relaxations", "MILP search", "Python rest"), start=2):
-        vals = [float(r[i]) for r in table]
-        ax.barh([r[0] for r in table], vals, left=left, label=label)
-        left = [a + b for a, b in zip(left, vals, strict=True)]
+    phases = ("greedy start", "LP relaxations", "MILP search", "Python rest")
+    stacked_barh(ax, [r[0] for r in table], [(label, [float(r[i]) for r in table])
+                                             for i, label in enumerate(phases, start=2)])
     ax.set_xlabel("CPU ms (median)")
     ax.set_title("What the extract stage's time is made of, per extraction model")
     ax.legend(loc="lower right", fontsize=8)

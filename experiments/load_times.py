@@ -168,6 +168,10 @@ def write(rows: list[dict[str, Any]], out: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from experiments.plots import stacked_barh
+
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "load_times.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["kernel"])
@@ -177,11 +181,7 @@ def write(rows: list[dict[str, Any]], out: Path) -> None:
                                         r["kernel"], r["tree"]))[:24]
     fig, ax = plt.subplots(figsize=(9, 0.3 * len(order) + 1.5))
     labels = [f"{r['kernel']} ({r['tree']})" for r in order]
-    left = [0.0] * len(order)
-    for k in ("py", "input", "ld", "analyse"):
-        vals = [float(r[f"{k}_ms"]) for r in order]
-        ax.barh(labels, vals, left=left, label=k)
-        left = [a + b for a, b in zip(left, vals, strict=True)]
+    stacked_barh(ax, labels, [(k, [float(r[f"{k}_ms"]) for r in order]) for k in ("py", "input", "ld", "analyse")])
     ax.invert_yaxis()
     ax.set_xlabel("ms (median), warm process")
     ax.set_title("The load stage per kernel: Python loader, input, ld, analyses")

@@ -194,14 +194,14 @@ def plot(rows: list[dict[str, Any]], old: dict[str, dict[str, Any]], path: Path,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from experiments.plots import stacked_barh
+
     timed = sorted((r for r in rows if r.get("time_s") is not None),
                    key=lambda r: max(float(r["time_s"]), float(old.get(r["kernel"], {}).get("time_s") or 0)))[-top:]
     fig, ax = plt.subplots(figsize=(10, 0.3 * len(timed) + 1.5))
-    left = [0.0] * len(timed)
-    for st in STAGES:
-        vals = [float(r.get(st) or 0) for r in timed]
-        ax.barh(range(len(timed)), vals, left=left, label=st)
-        left = [a + b for a, b in zip(left, vals, strict=True)]
+    stacked_barh(ax, range(len(timed)), [(st, [float(r.get(st) or 0) for r in timed]) for st in STAGES])
     for y, r in enumerate(timed):
         if r["kernel"] in old and old[r["kernel"]].get("time_s"):
             ax.plot([float(old[r["kernel"]]["time_s"])] * 2, [y - 0.4, y + 0.4], "k-", lw=2)

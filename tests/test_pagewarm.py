@@ -36,14 +36,13 @@ def _in_fork(fn: Callable[[], object]) -> object:
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
-        code = 0
         try:
             os.close(r)
             os.write(w, json.dumps(fn()).encode())
         except BaseException as e:  # reported to the test
             os.write(w, json.dumps({"error": repr(e)}).encode())
         finally:
-            os._exit(code)
+            os._exit(0)
     os.close(w)
     with os.fdopen(r, "rb") as f:
         out = json.loads(f.read() or b"null")

@@ -189,6 +189,7 @@ class Tables:
         # node id -> the slot count and ``varies`` of its term (-1: not known; ``write``)
         self.facts: dict[Arg, tuple[Arg, int]] = {}
         self.write_facts = True  # False: the rows' facts written as -1 (not known)
+        self.filled: list[str] = []  # the tables ``write`` wrote (``TABLES`` names), for ``schedule``
         self._next = first_id
 
     def node(self, op: str, *args: Arg, at: int | None = None) -> int:
@@ -243,7 +244,7 @@ class Tables:
         tables["root"] = ("IT", list(self.root_rows))
         tables["src"] = ("T", [(a,) for a in self.src_rots])
         tables["alias"] = ("IT", sorted(self.name.items()))
-        self.filled: list[str] = []
+        self.filled = []
         for table, (cols, rows) in tables.items():
             if not rows:
                 continue
