@@ -188,14 +188,30 @@ def build(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes
 
 def _in_process(prog: Program, rulesets: Sequence[Any], limits: Limits, analysis_nodes: float,
                 beside: Beside | None = None) -> Built:
-    if beside is not None:
-        beside.start()
-    t0 = time.perf_counter()
-    session = Session(prog)
-    t1 = time.perf_counter()
-    run = session.saturate(rulesets, limits)
-    built = _finish(session, run, analysis_nodes)
-    built.timings = {"load": t1 - t0, "saturate": run.time_s, **built.timings}
+    # with a thread beside (in process only: a forked worker's e-graphs never meet the parent's
+    # threads), the garbage collector stays off until that thread has ended. It runs in
+    # whichever thread allocates when it triggers, and cyclic garbage holding an egglog
+    # e-graph (a caller's: a test's, an earlier in-process run's) collected in ``beside``'s
+    # thread is an object pyo3 may not drop off the thread that made it ("unsendable ...
+    # dropped on another thread": leaked, with a warning). A collection first would cost a
+    # walk of the whole heap (40 ms in a test process)
+    collecting = beside is not None and gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        if beside is not None:
+            beside.start()
+        t0 = time.perf_counter()
+        session = Session(prog)
+        t1 = time.perf_counter()
+        run = session.saturate(rulesets, limits)
+        built = _finish(session, run, analysis_nodes)
+        built.timings = {"load": t1 - t0, "saturate": run.time_s, **built.timings}
+    finally:
+        if beside is not None:
+            beside.join()
+        if collecting:
+            gc.enable()
     return built
 
 

@@ -23,6 +23,7 @@ from eqsat import term
 from eqsat.cli import main
 from eqsat.egraph import guard
 from eqsat.egraph.session import Limits, StopReason
+from eqsat.frontend.mlir import parse_mlir
 from eqsat.interp import evaluate, random_inputs, results_equal
 from eqsat.pipeline import _for_scheme
 from eqsat.rules import REGISTRY, resolve
@@ -212,3 +213,26 @@ def test_a_worker_that_fails_while_loading_reports_instead_of_hanging() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "reported 7" in out.stdout, out.stderr[-2000:]
+
+
+def test_an_in_process_run_collects_no_garbage_while_its_beside_thread_runs() -> None:
+    """No garbage collection while the thread beside the e-graph runs (it could collect a
+    caller's egglog e-graph in a reference cycle there: pyo3 refuses to drop an e-graph on
+    another thread than its own, and leaks it with a warning; the collector runs in whichever
+    thread allocates when it triggers): the collector is off from the thread's start to its
+    end, and on again afterwards."""
+    import gc
+
+    seen: list[bool] = []
+
+    class Beside:
+        def start(self) -> None:
+            seen.append(gc.isenabled())
+
+        def join(self) -> None:
+            seen.append(gc.isenabled())
+
+    prog = parse_mlir((EX / "sum_8.mlir").read_text(), "sum_8.mlir")[0]
+    assert gc.isenabled()
+    guard._in_process(prog, resolve("default"), Limits(iterations=1), 0, Beside())
+    assert seen == [False, False] and gc.isenabled()
