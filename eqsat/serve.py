@@ -174,7 +174,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
                 spare = _Spare.fork(listener)
             ready, _, _ = select.select([listener.fileno(), *children.fds()], [], [],
                                         1.0 if spare is not None else children.wait_s(1.0))
-            children.reap()
+            children.reap(ready)
             if listener.fileno() not in ready:
                 if idle_timeout > 0 and not children and time.monotonic() - last > idle_timeout:
                     break
@@ -189,6 +189,8 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
             op = msg.get("op")
             if op == "run" and len(fds) == 3:
                 pid = spare.take(conn, msg, fds) if spare is not None else 0
+                # the taking spare says on its socket when its request is done (``_Children``)
+                note = spare.sock if pid and spare is not None else None
                 spare = None  # used up: the next one once no request runs (``_Children``)
                 if not pid:  # no spare ready (it died): fork for this request
                     sys.stdout.flush()
@@ -197,7 +199,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
                     if pid == 0:
                         listener.close()
                         _run(conn, msg, fds)  # never returns
-                children.add(pid)
+                children.add(pid, note)
                 served += 1
             else:
                 with contextlib.suppress(OSError):
@@ -262,12 +264,11 @@ class _Spare:
                 # and its copies of the pages the last request's child wrote (``eqsat.pagewarm``)
                 pagewarm.prewrite("request", came)
                 msg, fds = _receive(theirs, timeout=None, max_fds=4)
-                theirs.close()
             except BaseException:  # the server ended (or sent nothing): nothing to run
                 os._exit(0)
             if len(fds) != 4:
                 os._exit(0)
-            _run(socket.socket(fileno=fds[0]), msg, fds[1:])
+            _run(socket.socket(fileno=fds[0]), msg, fds[1:], theirs)
         theirs.close()
         return cls(pid, ours)
 
@@ -280,7 +281,8 @@ class _Spare:
 
     def take(self, conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> int:
         """Hand the request over; the spare's pid, or 0 when it cannot take it (the caller
-        forks instead).  Either way this spare is used up."""
+        forks instead).  Either way this spare is used up.  When it took the request, ``sock``
+        stays open: the spare writes a byte on it when the request is done (``_run``)."""
         pid = 0
         if self.ready():
             data = client.pack(msg)
@@ -293,8 +295,8 @@ class _Spare:
                 with contextlib.suppress(OSError):
                     if sent < len(data):
                         self.sock.sendall(data[sent:])
-        self.sock.close()
         if not pid:
+            self.sock.close()
             self.end()
         return pid
 
@@ -314,39 +316,51 @@ SPARE_DEFER_S = 1.0
 
 class _Children:
     """The requests' children that run, each with a descriptor that becomes readable when it
-    ends (``os.pidfd_open``), and when the next spare is due.
+    ends (``os.pidfd_open``) and, for a spare's, one on which it says that its request is done
+    (``_run``), and when the next spare is due.
 
     Why: forking the next spare (a fork of a process holding every import, 10-40 ms in the
     kernel, then the spare's own fork of its e-graph worker) right after handing a request
     over ran beside that request, on a machine of two cores, while it read its input and
     optimized: measured on ``sum_8``, it took half of the request's parse time.  So the spare
-    is forked when no request runs: after the request's child ended -- the server wakes on its
-    descriptor -- which is while the client of the next command starts up.  A request that
-    comes while another runs is forked for (as when a spare died); after ``SPARE_DEFER_S`` of
-    running requests a spare is forked anyway.  Without ``pidfd_open`` (not Linux, or older
-    than 5.3) the spare is forked at once, as before."""
+    is forked when no request runs: once the request's child said it is done -- its client
+    has the exit status -- or ended, whichever the server sees first.  Waiting for the end
+    alone (the teardown of a fork of the server, then the wake-up on its descriptor) put the
+    next spare's fork 20 ms after the exit status: into the start of the next command of a
+    script that runs commands back to back, whose request then waited for the spare and its
+    e-graph worker to be forked (measured on rr_rotation_duplicated: 112 against 90 ms a
+    command).  A request that comes while another runs is forked for (as when a spare died);
+    after ``SPARE_DEFER_S`` of running requests a spare is forked anyway.  Without
+    ``pidfd_open`` (not Linux, or older than 5.3) the spare is forked at once, as before."""
 
     def __init__(self) -> None:
         #: pid -> its pidfd (None: none could be opened) and when it took its request
         self.pids: dict[int, tuple[int | None, float]] = {}
+        #: pid -> the server's end of the socket on which the child says it is done
+        self.notes: dict[int, socket.socket] = {}
+        #: the children that said so (they run until their teardown is over)
+        self.done: set[int] = set()
 
     def __len__(self) -> int:
         return len(self.pids)
 
-    def add(self, pid: int) -> None:
+    def add(self, pid: int, note: socket.socket | None = None) -> None:
         fd = None
         with contextlib.suppress(OSError, AttributeError):
             fd = os.pidfd_open(pid)
         self.pids[pid] = (fd, time.monotonic())
+        if note is not None:
+            self.notes[pid] = note
 
     def fds(self) -> list[int]:
-        return [fd for fd, _ in self.pids.values() if fd is not None]
+        return [fd for fd, _ in self.pids.values() if fd is not None] + [s.fileno() for s in self.notes.values()]
 
     def _due_at(self) -> float:
         """When the next spare is due (``time.monotonic``; 0: now)."""
-        if not self.pids or any(fd is None for fd, _ in self.pids.values()):
+        busy = [v for pid, v in self.pids.items() if pid not in self.done]
+        if not busy or any(fd is None for fd, _ in busy):
             return 0.0
-        return min(t for _, t in self.pids.values()) + SPARE_DEFER_S
+        return min(t for _, t in busy) + SPARE_DEFER_S
 
     def spare_due(self) -> bool:
         return time.monotonic() >= self._due_at()
@@ -357,8 +371,14 @@ class _Children:
         left = self._due_at() - time.monotonic()
         return min(idle, left) if left > 0 else idle
 
-    def reap(self) -> None:
-        """Forget (and reap) the children that ended."""
+    def reap(self, ready: list[int] | tuple[int, ...] = ()) -> None:
+        """Note the children that said they are done (their descriptors among ``ready``: a
+        byte, or the end of the socket), and forget (and reap) the children that ended."""
+        for pid, note in list(self.notes.items()):
+            if note.fileno() in ready:
+                self.done.add(pid)
+                del self.notes[pid]
+                note.close()
         for pid, (fd, _) in list(self.pids.items()):
             try:
                 ended = os.waitpid(pid, os.WNOHANG)[0] != 0
@@ -366,13 +386,19 @@ class _Children:
                 ended = True
             if ended:
                 del self.pids[pid]
+                self.done.discard(pid)
                 if fd is not None:
                     os.close(fd)
+                if pid in self.notes:
+                    self.notes.pop(pid).close()
 
     def close(self) -> None:
-        for fd in self.fds():
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        for fd, _ in self.pids.values():
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        for note in self.notes.values():
+            note.close()
 
 
 def _receive(conn: socket.socket, timeout: float | None = 10.0, max_fds: int = 3) -> tuple[dict[str, Any], list[int]]:
@@ -425,8 +451,9 @@ def _release_stdio() -> None:
 _LOCK_FD = -1
 
 
-def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> NoReturn:
-    """The request's child: the client's cwd, environment and stdio, then ``eqsat.cli.main``."""
+def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int], note: socket.socket | None = None) -> NoReturn:
+    """The request's child: the client's cwd, environment and stdio, then ``eqsat.cli.main``;
+    a spare's child then says on ``note`` that it is done (``_Children``)."""
     if _LOCK_FD >= 0:
         with contextlib.suppress(OSError):
             os.close(_LOCK_FD)
@@ -463,7 +490,12 @@ def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int]) -> NoReturn:
         _release_stdio()
         client.send(conn, {"exit": code})
         conn.close()
-        pagewarm.record()  # for the next spare: the pages this request wrote (after the client has its status)
+        if note is not None:  # the next spare may be forked now, before this process's teardown
+            with contextlib.suppress(OSError):
+                note.send(b"d")
+            note.close()
+        # for the spare after the next: the pages this request wrote (after the client has its status)
+        pagewarm.record()
     except BaseException:  # never let a request's child run the server loop (the client reports it)
         pass
     finally:

@@ -404,6 +404,50 @@ def test_the_next_spare_waits_for_the_running_request() -> None:
     assert late.spare_due()
 
 
+def test_the_next_spare_is_due_once_the_running_request_says_it_is_done() -> None:
+    """``serve._Children``: a spare's child that says on its socket that its request is done
+    (``serve._run``, after its client has the exit status) makes the next spare due at once,
+    before its own end (the teardown of a fork of the server); it is still reaped at its end."""
+    import select
+    import socket
+
+    from eqsat import serve
+
+    children = serve._Children()
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    hold_r, hold_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the request's child: says it is done, then runs on until released
+        os.close(hold_w)
+        ours.close()
+        theirs.send(b"d")
+        theirs.close()
+        os.read(hold_r, 1)
+        os._exit(0)
+    os.close(hold_r)
+    theirs.close()
+    try:
+        children.add(pid, ours)
+        if not children.fds() or len(children.fds()) < 2:
+            pytest.skip("no pidfd_open here: the spare is forked at once, as before")
+        ready = select.select(children.fds(), [], [], 60.0)[0]
+        assert ready == [ours.fileno()]  # the note, not the child's end
+        children.reap(ready)
+        assert children.spare_due() and len(children) == 1  # due, though the child still runs
+        assert children.fds() and ours.fileno() == -1  # the note's socket is closed
+        os.close(hold_w)
+        hold_w = -1
+        assert select.select(children.fds(), [], [], 60.0)[0]  # its end wakes the server
+        children.reap()
+        assert not children and not children.done
+    finally:
+        if hold_w >= 0:
+            os.close(hold_w)
+        children.close()
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, 0)  # reaped by ``reap``
+
+
 def test_the_warm_up_runs_no_solver_or_thread_in_the_server() -> None:
     """A request is a fork of the server: a thread pool started in the server (HiGHS starts
     one on its first solve, egglog on its first run) has no threads in the fork, and a request
