@@ -331,6 +331,10 @@ class Summaries(CanonicalForms):
         Their interiors and the extracts only they use are not loaded as live terms:
         the rules work on the summaries (O(groups) e-nodes, not O(slots)), and the
         inert source stays extractable when a summary finds nothing better.
+
+        The chains are planned first: a chain not summarized that loads as its vector form
+        (``_vector_chain_elems``) gets no sum or product summary inside its elements, whose
+        covered interior would hide the chain from that form (``eqsat.egraph.vector_chains``).
         """
         self.linear: dict[int, dict[tuple[int, int], int]] = {}
         self.summarized_chains: set[int] = set()
