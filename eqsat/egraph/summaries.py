@@ -331,6 +331,10 @@ class Summaries(CanonicalForms):
         Their interiors and the extracts only they use are not loaded as live terms:
         the rules work on the summaries (O(groups) e-nodes, not O(slots)), and the
         inert source stays extractable when a summary finds nothing better.
+
+        The chains are planned first: a chain not summarized that loads as its vector form
+        (``_vector_chain_elems``) gets no sum or product summary inside its elements, whose
+        covered interior would hide the chain from that form (``eqsat.egraph.vector_chains``).
         """
         self.linear: dict[int, dict[tuple[int, int], int]] = {}
         self.summarized_chains: set[int] = set()
@@ -341,17 +345,24 @@ class Summaries(CanonicalForms):
         leaves: set[int] = set()
         absorbed: set[int] = set(self.covered)
         self._chain_elems = {a for j in self.prog.live() for a in self._chain_args(j)}
+        # the chains first: the element arithmetic of a chain left to its vector form
+        # (``vector_elems``) is no sum or product summary's (below)
+        vector_elems: set[int] = set()
         for i in self.prog.live():
             n = self.prog.nodes[i]
             if n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i)):
                 elems = self._chain_elements(i)
                 if len(elems) <= SUMMARY_CHAIN_SLOTS:
+                    vector_elems |= self._vector_chain_elems(i) or set()
                     continue
                 forms = {e: self._linear_form(e) for e in elems}
                 linear = {e: f for e, f in forms.items() if f is not None and all(
                     self.prog.nodes[v].type.slots == n.type.slots for v, _ in f[0] if (v, _) != CONST_TERM)}
-                if len(linear) < len(forms) and self._vector_chain_instead(i, [e for e in forms if e not in linear]):
-                    continue  # elements beyond linear forms, all one template: its vector form states them
+                if len(linear) < len(forms):
+                    instead = self._vector_chain_instead(i, [e for e in forms if e not in linear])
+                    if instead is not None:
+                        vector_elems |= instead
+                        continue  # elements beyond linear forms, all one template: its vector form states them
                 found = False
                 for e, form in linear.items():
                     self.linear[e], found = form[0], True
@@ -364,7 +375,18 @@ class Summaries(CanonicalForms):
                 if found:
                     self.summarized_chains.add(i)
                     absorbed.add(i)
-            elif n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
+                else:
+                    vector_elems |= self._vector_chain_elems(i) or set()
+        for i in self.prog.live():
+            n = self.prog.nodes[i]
+            if i in vector_elems:
+                # inside a chain's element that its vector form states (``_vector_chain_elems``):
+                # a summary here covered that element's interior and hid the chain from its
+                # vector form (a self-cancelling ``x1[i] - x1[i]`` made a sub-sum of three slot
+                # reads, ``(x1[i-3] + d[i]) - (x1[i] - x1[i])``, a realized one-vector sum;
+                # slot-uniform seed 104793: 269 extracts, 135 inserts)
+                continue
+            if n.op in ("add", "sub") and not self._inner(i, ("add", "sub", "neg")):
                 pos, neg, interior = self._sum_tree(i)
                 if self._one_vector_sum(i, pos, neg):
                     self.summarized_sums.add(i)
@@ -540,10 +562,16 @@ class Summaries(CanonicalForms):
         scratch = Tables(0)  # a dry run: rows written here are dropped
         return linrot_load.Realizer(scratch, self.prog.nodes[vectors[0]].type.slots).linrot(-1, key)[1]
 
-    def _vector_chain_instead(self, top: int, others: list[int]) -> bool:
-        """Whether the long chain topped at ``top``, whose elements ``others`` are no linear
-        forms, loads as its vector form instead of a summary; no here (``eqsat.egraph.vector_chains``)."""
-        return False
+    def _vector_chain_instead(self, top: int, others: list[int]) -> set[int] | None:
+        """The nodes the vector form of the long chain topped at ``top`` covers when it loads
+        as that form instead of a summary (its elements ``others`` are no linear forms); None
+        here: no chain loads as its vector form (``eqsat.egraph.vector_chains``)."""
+        return None
+
+    def _vector_chain_elems(self, top: int) -> set[int] | None:
+        """The nodes the chain topped at ``top``, not summarized, covers when it loads as its
+        vector form (as planned before any summary), or None; None here (``eqsat.egraph.vector_chains``)."""
+        return None
 
     def _uncover(self, nodes: list[int]) -> None:
         """Emit ``nodes`` (covered for a template sum that found no realization) after all."""

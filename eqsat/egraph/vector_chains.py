@@ -37,27 +37,51 @@ _TWINS = {"add": "AddI", "sub": "SubI", "mul": "MulI", "neg": "NegI"}
 class VectorChains(ChainVectorizer):
     """Plans the chains that load as vector forms (``_plan_vector_chains``) and emits them."""
 
-    def _vector_chain_instead(self, top: int, others: list[int]) -> bool:
+    def _vector_chain_instead(self, top: int, others: list[int]) -> set[int] | None:
         """A long chain (above ``SUMMARY_CHAIN_SLOTS``) whose elements ``others`` are no
         linear forms, asked by ``Summaries._plan_summaries`` before it summarizes the linear
-        ones: True when more than ``SUMMARY_CHAIN_SLOTS`` of ``others`` read a slot that is
+        ones: when more than ``SUMMARY_CHAIN_SLOTS`` of ``others`` read a slot that is
         no constant (products, not a zero-padded edge's constants) and the vector form would
-        state every slot (``_vector_chain_cover``), so the chain is left to
-        ``_plan_vector_chains``. A summary keeps the other elements live, and the slot rules
+        state every slot (``_vector_chain_cover``), the nodes it covers (the chain is left to
+        ``_plan_vector_chains``); else None. A summary keeps the other elements live, and the slot rules
         lift them one slot at a time -- as for short chains, the bound below which they are
         left to the rules: a zero-padded product template on 189 slots whose edge slots
         degenerate to linear forms ran past the time limit in saturation and came back
         unvectorized."""
         reading = (e for e in others if self._reads_a_slot(e))
         if next(islice(reading, SUMMARY_CHAIN_SLOTS, None), None) is None:  # at most that many: counted no further
-            return False
+            return None
+        return self._vector_chain_elems(top)
+
+    def _vector_chain_elems(self, top: int) -> set[int] | None:
+        """The nodes the chain topped at ``top`` covers when it loads as its vector form
+        (``_vector_chain_cover``, with no summary planned yet), or None. ``_plan_summaries``
+        asks it of every chain it does not summarize, before it plans the summaries of sums
+        and products, and plans none inside those nodes: a summary there covered the interior
+        of an element and so hid the chain from its vector form (``_vector_chain_cover``
+        stops at a covered node). Slot-uniform seed 104793, ``x0[i+3] * ((x1[i-3] + d[i]) -
+        (x1[i] - x1[i]))`` zero-padded on 138 slots: the self-cancelling term gave the inner
+        sum three slot reads of one vector, summarized as one realized rotation per slot, and
+        the chain stayed slot by slot (269 extracts, 135 inserts)."""
+        if top in self.covered:
+            return None
         if not hasattr(self, "_vec_memo"):
             self._vec_memo, self._nested, self._nested_id = {}, {}, 0
         self._planning = True
         try:
-            return self._vector_chain_cover(top, self._users(), set(self.prog.results)) is not None
+            cover = self._vector_chain_cover(top, self._users(), set(self.prog.results))
         finally:
             self._planning = False
+        if cover is not None:  # asked again by ``_plan_vector_chains``: the same unless what it walked is covered since
+            self._early_covers()[top] = (cover, self._walked)
+        return cover
+
+    def _early_covers(self) -> dict[int, tuple[set[int], set[int]]]:
+        """Chain top -> (its cover, the nodes its ``_vector_chain_cover`` walked), from
+        ``_vector_chain_elems``."""
+        if not hasattr(self, "_early_covers_memo"):
+            self._early_covers_memo: dict[int, tuple[set[int], set[int]]] = {}
+        return self._early_covers_memo
 
     def _reads_a_slot(self, e: int) -> bool:
         """Whether the scalar arithmetic of ``e`` reads a slot of a tensor that is not a constant."""
@@ -78,7 +102,11 @@ class VectorChains(ChainVectorizer):
                 if i in self.covered or i in self.summarized_chains or not (
                         n.op == "from_elements" or (n.op == "insert" and not self._inner_insert(i))):
                     continue
-                cover = self._vector_chain_cover(i, users, results)
+                early = self._early_covers().get(i)
+                if early is not None and i in self.chain_polys() and early[1].isdisjoint(self.covered):
+                    cover: set[int] | None = early[0]  # as asked before the summaries (the same polynomials)
+                else:
+                    cover = self._vector_chain_cover(i, users, results)
                 if cover is not None:
                     self.vector_chains[i] = cover
                     self.covered.update(cover)
@@ -121,25 +149,28 @@ class VectorChains(ChainVectorizer):
                 if p is None:
                     return None
                 polys[slot] = p
-            if not _shift_invariant(polys) and len(written) <= SUMMARY_CHAIN_SLOTS and not _per_slot_data(polys):
-                # per-slot coefficients of a template's zero-padded edges: the slot rules do better
-                # on a short chain; on a long one, or with per-slot data, they lift every slot
-                # (``_vector_chain_instead``, ``_per_slot_data``)
-                return None
-            aligned = self._align_nested(polys)
+            # per-slot coefficients of a template's zero-padded edges: the slot rules do better
+            # on a short chain; on a long one, or with per-slot data, they lift every slot
+            # (``_vector_chain_instead``, ``_per_slot_data``)
+            vector = _shift_invariant(polys) or len(written) > SUMMARY_CHAIN_SLOTS or _per_slot_data(polys)
+            aligned = self._align_nested(polys)  # (kept when not: the vector form beside the chain reads it)
             if not self._read_uniform:  # the same whenever asked (``chain_polys``)
-                self.chain_polys()[top] = KnownChain(polys, aligned, self._nested, self._joined)
+                self.chain_polys()[top] = KnownChain(polys, aligned, self._nested, self._joined, vector)
         else:
-            polys, aligned = known.polys, known.aligned
+            polys, aligned, vector = known.polys, known.aligned, known.vector
+        if not vector:
+            return None
         if len({m for p in aligned.values() for m in p if m}) > len(polys):
             return None  # no vector form (``_slots_form``): the chain is its slots
         # the element arithmetic: add/sub/neg/mul nodes and the reads of ``slots``-slot tensors
         reach: set[int] = set()
         stack = list(written.values())
+        seen: set[int] = set() if n.op == "from_elements" else {cur}  # what was walked (``_early_covers``)
         while stack:
             x = stack.pop()
-            if x in reach or x in results:
+            if x in seen or x in results:
                 continue
+            seen.add(x)
             if x in self.covered:
                 return None  # read by a summary or a canonical tree already
             node = self.prog.nodes[x]
@@ -158,6 +189,7 @@ class VectorChains(ChainVectorizer):
                 if any(u not in reach and u not in chain for u in users.get(x, [])):
                     reach.discard(x)
                     changed = True
+        self._walked = seen
         return reach | inner
 
     def chain_polys(self) -> dict[int, KnownChain]:

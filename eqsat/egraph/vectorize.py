@@ -57,12 +57,15 @@ Poly = dict[Mono, int | float]
 class KnownChain:
     """An insertion chain's slot polynomials (``ChainVectorizer._poly``), kept by the planning
     (``VectorChains.chain_polys``): as read, and aligned (``_align_nested``: its result and
-    the nested sums and joined reads it set)."""
+    the nested sums and joined reads it set); ``vector``: whether the chain may load as its
+    vector form (``VectorChains._vector_chain_cover``: one template, a long chain, or
+    per-slot data), kept for a chain that may not too (its form is built beside it)."""
 
     polys: dict[int, Poly]
     aligned: dict[int, Poly]
     nested: dict[int, dict[int, Poly]]
     joined: list[tuple[int, int, Mono]]
+    vector: bool = True
 
 
 def _add_into(acc: Poly, p: Poly, scale: int | float) -> None:

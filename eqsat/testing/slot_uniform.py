@@ -192,6 +192,16 @@ def generate(seed: int, min_size: int = 4, max_size: int = 256) -> SlotUniformCa
         template = (rng.choice(OPS), template, ("read", inputs[0], rng.randint(-3, 3)))
     padding = rng.choice(("zero", "wrap"))
     style = rng.choice(STYLES if padding == "wrap" else STYLES[:3])
+    return render(template, size, padding, style, inputs, dense, seed)
+
+
+def render(template: Node, size: int, padding: str, style: str, inputs: list[str] | None = None,
+           dense: list[list[int]] | None = None, seed: int = 0) -> SlotUniformCase:
+    """The case of a given ``template`` (``generate`` draws one): its reads of ``inputs``
+    (by default those it reads), ``dense[k]`` the values of its leaf ``("dense", k)``."""
+    if inputs is None:
+        inputs = sorted({x for x, _ in _reads(template)})
+    dense = dense or []
     w = _Writer(size)
     tensors = {x: f"%{x}" for x in inputs}
     splats = sorted({t for t in _leaves(template) if t[0] == "splat"})
