@@ -104,7 +104,11 @@ def apply(p: Poly, vec: Sequence[int], n: int) -> list[int]:
 
 def direct_rotations(p: Poly, n: int) -> int:
     """Rotations needed to realize ``p`` term by term: its nonzero offsets other than 0.
-    (Offsets merged mod ``n`` without ``normalize``'s sorted copy: only the count is needed.)"""
+    (Offsets merged mod ``n`` without ``normalize``'s sorted copy: only the count is needed; a
+    normalized ``p``, as most are -- the factor lists of ``eqsat.algebra.rotfactor`` --, has one
+    nonzero term per offset already.)"""
+    if is_normal(p, n):
+        return len(p) - (0 in p)
     merged: dict[int, int] = {}
     get = merged.get
     for k, c in p.items():

@@ -196,9 +196,7 @@ def _complement(a: str, n: int) -> tuple[str, str]:
     ``p != c * J``; else ``("", "")``. The remainder has fewer terms than ``p`` and ``c * J``
     is a full reduction (``log2 n`` rotations): a sum of all slots but a few, or a chain of
     subtractions ``v0 - v1 - ... = 2 v0 - sum(v)``."""
-    p: dict[int, int] = {}
-    for k, c in _poly(a, n).items():  # keys may be centered (negative offsets)
-        p[k % n] = p.get(k % n, 0) + c
+    p = _poly(a, n)  # normalized: one term per offset, offsets ascending in (n/2 - n, n/2]
     # the coefficients' counts over all n offsets, from the support (the zeros: the rest); only
     # a count above n/2 matters, and at most one coefficient has one, so their order does not
     counts: dict[int, int] = {}
@@ -208,8 +206,16 @@ def _complement(a: str, n: int) -> tuple[str, str]:
     c, cnt = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
     if c == 0 or 2 * cnt <= n or cnt == n:
         return "", ""
-    rest = {k: p.get(k, 0) - c for k in range(n) if p.get(k, 0) != c}
-    return _key(dict.fromkeys(range(n), c), n), _key(rest, n)
+    # the remainder over the offsets in their normalized order (its key needs no normalization)
+    get = p.get
+    rest = {k: get(k, 0) - c for k in range(n // 2 - n + 1, n // 2 + 1) if get(k, 0) != c}
+    return _full(n, c), _key(rest, n)
+
+
+@cache
+def _full(n: int, c: int) -> str:
+    """The key of ``c * J``, ``J`` the sum of all ``n`` rotations."""
+    return _key(dict.fromkeys(range(n), c), n)
 
 
 def complement(a: str, n: int, which: int) -> str:

@@ -1,6 +1,7 @@
 """The faster rotation-polynomial functions and slot oracles equal their earlier, plain forms.
 
-``rotpoly.normalize`` (a copy for a normalized input), ``rotpoly.add`` (one normalization),
+``rotpoly.normalize`` (a copy for a normalized input), ``rotpoly.direct_rotations`` (the
+count of a normalized input's terms), ``rotpoly.add`` (one normalization),
 ``rotpoly.shift_normal_start`` and ``rotpoly.centered_shift`` (the shifts without the cores),
 ``slot_oracles.canonical`` (from those shifts), ``slot_oracles._complement`` (the counts from
 the support) and the ``single*`` oracles (from a parsed pair) are checked against the earlier
@@ -25,6 +26,13 @@ def ref_normalize(p: Poly, n: int) -> Poly:
         r = rotpoly.norm_offset(k, n)
         out[r] = out.get(r, 0) + c
     return {k: out[k] for k in sorted(out) if out[k] != 0}
+
+
+def ref_direct_rotations(p: Poly, n: int) -> int:
+    merged: dict[int, int] = {}
+    for k, c in p.items():
+        merged[k % n] = merged.get(k % n, 0) + c
+    return sum(1 for r, c in merged.items() if c != 0 and r != 0)
 
 
 def ref_add(a: Poly, b: Poly, n: int) -> Poly:
@@ -132,6 +140,14 @@ def test_normalize_equals_the_reference_and_returns_a_copy(pn: tuple[Poly, int])
     assert got == want and list(got) == list(want)
     again = rotpoly.normalize(got, n)  # a normalized input: the copy
     assert again == want and list(again) == list(want) and again is not got
+
+
+@settings(max_examples=400, deadline=None)
+@given(polys())
+def test_direct_rotations_equals_the_reference(pn: tuple[Poly, int]) -> None:
+    p, n = pn
+    for x in (p, ref_normalize(p, n)):
+        assert rotpoly.direct_rotations(x, n) == ref_direct_rotations(x, n)
 
 
 @settings(max_examples=300, deadline=None)
