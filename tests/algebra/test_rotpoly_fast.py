@@ -199,3 +199,46 @@ def test_complement_of_a_sum_of_all_slots_but_a_few() -> None:
     assert rotpoly.parse_key(full, n) == rotpoly.normalize(dict.fromkeys(range(n), 1), n)
     assert rotpoly.parse_key(rest, n) == rotpoly.normalize({3: -1, 5: 1}, n)
     assert o._complement(rotpoly.key({0: 1, 1: 1}, n), n) == ("", "")
+
+
+def ref_ap_factorizations(ap: tuple[int, int, int, int], n: int) -> list[list[Poly]]:
+    """``rotfactor._ap_factorizations`` before it skipped a palindromic radix list's second pass."""
+    from eqsat.algebra import rotfactor
+
+    s, st_, m, c = ap
+    primes = rotfactor._prime_factors(m)
+    if len(primes) < 2:
+        return []
+    out: list[list[Poly]] = []
+    for radices in (primes, primes[::-1]):
+        stride, base = st_, []
+        for r in radices:
+            base.append(rotpoly.normalize({j * stride: 1 for j in range(r)}, n))
+            stride *= r
+        for order in (base, base[::-1]):
+            fs = rotfactor._with_shift(order, s, n)
+            out.append([*fs, {0: c}] if c != 1 else fs)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 64), st.data())
+def test_ap_factorizations_select_the_same(n: int, data: st.DataObject) -> None:
+    """The factorizations of an arithmetic progression (what ``factorizations`` returns) are
+    those the earlier candidate list gave, for palindromic radix lists (powers of a prime) and
+    others."""
+    from eqsat.algebra import rotfactor
+
+    m = data.draw(st.sampled_from([d for d in range(2, n + 1) if n % d == 0] or [n]))
+    st_ = n // m * data.draw(st.sampled_from([1, -1]))
+    s = data.draw(st.integers(0, n - 1))
+    c = data.draw(st.sampled_from([1, 2, -1]))
+    q = rotpoly.normalize({s + j * st_: c for j in range(m)}, n)
+    ap = rotfactor.find_ap(q, n)
+    if ap is None:
+        return
+    base = rotpoly.direct_rotations(q, n)
+    for k in (1, 4):
+        want = rotfactor._select(q, n, ref_ap_factorizations(ap, n), base, k)
+        assert rotfactor._select(q, n, rotfactor._ap_factorizations(ap, n), base, k) == want
+    assert rotfactor.factorizations(q, n) == rotfactor._select(q, n, ref_ap_factorizations(ap, n), base, 4)
