@@ -163,7 +163,9 @@ def _ap_factorizations(ap: tuple[int, int, int, int], n: int) -> list[list[Poly]
     if len(primes) < 2:
         return []
     out: list[list[Poly]] = []
-    for radices in (primes, primes[::-1]):
+    # a palindromic radix list (every prime power: the power-of-two slot counts) gives the same
+    # candidates both ways; ``_select`` dropped the second copies, after building them
+    for radices in (primes,) if primes == primes[::-1] else (primes, primes[::-1]):
         stride, base = st, []
         for r in radices:
             base.append(normalize({j * stride: 1 for j in range(r)}, n))

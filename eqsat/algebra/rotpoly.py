@@ -33,7 +33,10 @@ def norm_offset(k: int, n: int) -> int:
 def normalize(p: Poly, n: int) -> Poly:
     """Reduce offsets into ``(-n/2, n/2]``, merge equal offsets, drop zero coefficients.
     (``norm_offset`` inline: this runs for every key the rules' oracles and the loader make,
-    ~1,900 calls in one request of a 32-slot sum-and-product.)"""
+    ~1,900 calls in one request of a 32-slot sum-and-product; most get a normalized polynomial
+    -- a parsed key, a product's factor --, copied after ``is_normal``'s one pass.)"""
+    if is_normal(p, n):
+        return dict(p)
     half = n // 2
     out: Poly = {}
     get = out.get
@@ -58,9 +61,11 @@ def is_normal(p: Poly, n: int) -> bool:
 
 
 def add(a: Poly, b: Poly, n: int) -> Poly:
-    merged = dict(normalize(a, n))
-    for k, c in normalize(b, n).items():
-        merged[k] = merged.get(k, 0) + c
+    """``a + b`` (one ``normalize`` of the merged terms: it reduces offsets and merges them itself)."""
+    merged = dict(a)
+    get = merged.get
+    for k, c in b.items():
+        merged[k] = get(k, 0) + c
     return normalize(merged, n)
 
 
@@ -99,7 +104,11 @@ def apply(p: Poly, vec: Sequence[int], n: int) -> list[int]:
 
 def direct_rotations(p: Poly, n: int) -> int:
     """Rotations needed to realize ``p`` term by term: its nonzero offsets other than 0.
-    (Offsets merged mod ``n`` without ``normalize``'s sorted copy: only the count is needed.)"""
+    (Offsets merged mod ``n`` without ``normalize``'s sorted copy: only the count is needed; a
+    normalized ``p``, as most are -- the factor lists of ``eqsat.algebra.rotfactor`` --, has one
+    nonzero term per offset already.)"""
+    if is_normal(p, n):
+        return len(p) - (0 in p)
     merged: dict[int, int] = {}
     get = merged.get
     for k, c in p.items():
@@ -205,6 +214,18 @@ def _least_rotation(seq: Sequence[tuple[int, int]]) -> int:
     return min(i, j)
 
 
+def shift_normal_start(p: Poly, n: int) -> int | None:
+    """The offset in ``[0, n)`` of ``p`` that ``shift_normal`` moves to 0 (``p``'s shift is
+    ``norm_offset`` of it); None for the zero polynomial. Without the shifted copy: whether a
+    key is its own shift-normal core (``slot_oracles.canonical``) needs only this."""
+    q0 = normalize(p, n)
+    if not q0:
+        return None
+    a, gaps = cyclic_support(q0, n)
+    seq = [(-gaps[i], q0[norm_offset(a[i], n)]) for i in range(len(a))]
+    return a[_least_rotation(seq)]
+
+
 def shift_normal(p: Poly, n: int) -> tuple[int, Poly]:
     """``(s, q)`` with ``p == shift(q, s)`` and ``q`` the same for every shift of ``p``.
 
@@ -214,25 +235,17 @@ def shift_normal(p: Poly, n: int) -> tuple[int, Poly]:
     ``[0, n)`` begins at 0 and has the smallest possible span; ties go to the least coefficient
     sequence. The sequence is a function of the shift orbit only, hence the invariance.
     """
+    start = shift_normal_start(p, n)
+    if start is None:
+        return 0, {}
+    return norm_offset(start, n), shift(p, -start, n)
+
+
+def centered_shift(p: Poly, n: int) -> int:
+    """The shift ``s`` of ``centered(p, n)`` (0 for the zero polynomial), without the shifted copy."""
     q0 = normalize(p, n)
     if not q0:
-        return 0, {}
-    a, gaps = cyclic_support(q0, n)
-    seq = [(-gaps[i], q0[norm_offset(a[i], n)]) for i in range(len(a))]
-    start = a[_least_rotation(seq)]
-    return norm_offset(start, n), shift(q0, -start, n)
-
-
-def centered(p: Poly, n: int) -> tuple[int, Poly]:
-    """``(s, q)`` with ``p == shift(q, s)`` and ``max |offset of q|`` minimal.
-
-    The support is covered by the arc complementary to a largest cyclic gap; ``q`` puts that
-    arc's midpoint at 0. Ties (several largest gaps, or an odd span) go to the smallest ``|s|``,
-    then the smallest ``s``.
-    """
-    q0 = normalize(p, n)
-    if not q0:
-        return 0, {}
+        return 0
     a, gaps = cyclic_support(q0, n)
     big = max(gaps)
     span = n - big
@@ -247,7 +260,20 @@ def centered(p: Poly, n: int) -> tuple[int, Poly]:
             if best is None or cand < best:
                 best = cand
     assert best is not None
-    s = best[1]
+    return best[1]
+
+
+def centered(p: Poly, n: int) -> tuple[int, Poly]:
+    """``(s, q)`` with ``p == shift(q, s)`` and ``max |offset of q|`` minimal.
+
+    The support is covered by the arc complementary to a largest cyclic gap; ``q`` puts that
+    arc's midpoint at 0. Ties (several largest gaps, or an odd span) go to the smallest ``|s|``,
+    then the smallest ``s``.
+    """
+    q0 = normalize(p, n)
+    if not q0:
+        return 0, {}
+    s = centered_shift(q0, n)
     return s, shift(q0, -s, n)
 
 

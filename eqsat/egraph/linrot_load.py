@@ -23,7 +23,9 @@ and came back unoptimized. Here it is one pass of the oracles over log2(n) level
 
 from __future__ import annotations
 
-from eqsat.egraph.tables import Tables
+from dataclasses import dataclass
+
+from eqsat.egraph.tables import LOAD_COLUMNS, Arg, Tables
 from eqsat.rulespec import slot_oracles as o
 
 #: at most this many rows per realization: the rules at saturation are bounded by its limits,
@@ -37,6 +39,55 @@ def realize(t: Tables, lin: int, v: int, p: str, n: int) -> bool:
     (rotations, additions, products by constants: extraction can price it), taking the base
     ``v`` as such."""
     return Realizer(t, n).realize(lin, v, p)
+
+
+class _Recording:
+    """Scratch tables for a dry run (``DryRun``): each row is only remembered, in order, as its
+    constructor and arguments; its node id is its index (the base of the dry run is -1)."""
+
+    def __init__(self) -> None:
+        self.log: list[tuple[str, tuple[Arg, ...]]] = []
+        self.unions: list[tuple[int, int]] = []
+
+    def node(self, op: str, *args: Arg) -> int:
+        self.log.append((op, args))
+        return len(self.log) - 1
+
+
+@dataclass(frozen=True)
+class DryRun:
+    """A realization at load (``RowRealizer.row``) of one key over a stand-in base (-1), run
+    without tables: its rows (constructor, arguments) in the order it made them, its unions,
+    the node id of its row and whether it is realized.
+
+    ``replay`` writes the same rows and unions into real tables over a real base, in the same
+    order, without calling an oracle again: what a realization of that key over that base
+    writes there (a ``Tables`` numbers every row afresh and never shares one, and what a
+    realization does depends on its key, the oracles' answers for it and the identity of the
+    rows it made, never on their numbers), so the loader decides whether a key is realized
+    (the summaries' planning) and realizes it later (emission) without doing the work twice,
+    and plans the same key once for every sum or tree that has it (a stencil's sums)."""
+
+    log: tuple[tuple[str, tuple[Arg, ...]], ...]
+    unions: tuple[tuple[int, int], ...]
+    row: int
+    ok: bool
+
+    @staticmethod
+    def of(cls: type[RowRealizer], n: int, key: str) -> DryRun:
+        rec = _Recording()
+        row, ok = cls(rec, n).row(-1, key)  # type: ignore[arg-type]
+        return DryRun(tuple(rec.log), tuple(rec.unions), row, ok)
+
+    def replay(self, t: Tables, base: int) -> int:
+        """Write the rows and unions into ``t`` with ``base`` for -1; the node id of the row."""
+        ids: list[int] = []
+        for op, args in self.log:
+            cols = LOAD_COLUMNS[op]
+            ids.append(t.node(op, *[(base if a == -1 else ids[a]) if c == "T" else a  # type: ignore[index]
+                                    for a, c in zip(args, cols, strict=True)]))
+        t.unions.extend((base if a == -1 else ids[a], base if b == -1 else ids[b]) for a, b in self.unions)
+        return base if self.row == -1 else ids[self.row]
 
 
 class RowRealizer:

@@ -30,8 +30,9 @@ from eqsat.algebra import rotpoly
 from eqsat.algebra.slot_keys import dense_key, set_key
 from eqsat.egraph import linrot_load, prodrot_load
 from eqsat.egraph.canonical import BALANCED_ONLY_LEAVES, CanonicalForms
+from eqsat.egraph.linrot_load import DryRun, RowRealizer
 from eqsat.egraph.rotation_trees import RotationTree, interior_forms, rotation_tree
-from eqsat.egraph.tables import Tables
+from eqsat.ir import Program
 
 CONST_TERM = (-1, 0)  # the key of a linear form's constant term (``Summaries._linear_form``)
 # longer chains of linear forms load as summaries (Summaries._plan_summaries); up to 64 slots the
@@ -49,6 +50,29 @@ READ_THROUGH_STEPS = 4096
 
 class Summaries(CanonicalForms):
     """Plans and emits the summaries of the program being loaded."""
+
+    def __init__(self, prog: Program) -> None:
+        super().__init__(prog)
+        #: the dry runs of this load's realizations, by constructor, slot count and key (``_dry_run``)
+        self._dry_runs: dict[tuple[str, int, str], DryRun] = {}
+
+    def _dry_run(self, realizer: type[RowRealizer], n: int, key: str) -> DryRun:
+        """The realization at load of ``key`` over ``n`` slots by ``realizer``, run once per
+        load without writing (``linrot_load.DryRun``): the planning asks whether it is realized,
+        the emission replays it over its base."""
+        ident = (realizer.OP, n, key)
+        run = self._dry_runs.get(ident)
+        if run is None:
+            run = self._dry_runs[ident] = DryRun.of(realizer, n, key)
+        return run
+
+    def _realize_row(self, realizer: type[RowRealizer], n: int, base: int, key: str) -> tuple[int, bool]:
+        """The row ``OP(base, key)`` realized at load: its dry run's replay when the planning
+        ran one (the same rows and unions), else realized here; its node id, whether realized."""
+        run = self._dry_runs.get((realizer.OP, n, key))
+        if run is not None:
+            return run.replay(self, base), run.ok
+        return realizer(self, n).row(base, key)
 
     def _slot_sum_summary(self, name: int, pos: list[int], neg: list[int]) -> None:
         """A large signed sum of slots of one vector also gets its summary
@@ -87,8 +111,8 @@ class Summaries(CanonicalForms):
         if form is None:
             return None
         vectors, key, const = form
-        realizer = linrot_load.Realizer(self, self.prog.nodes[vectors[0]].type.slots)
-        lin, ok = realizer.linrot(self._balanced("Add", [self.name[v] for v in vectors]), key)
+        base = self._balanced("Add", [self.name[v] for v in vectors])
+        lin, ok = self._realize_row(linrot_load.Realizer, self.prog.nodes[vectors[0]].type.slots, base, key)
         if not ok:
             return None
         out = self.node("Ext", lin, 0)
@@ -164,13 +188,12 @@ class Summaries(CanonicalForms):
             if any(x in absorbed or x in self.covered for x in tree.interior):
                 continue
             slots = n.type.slots
-            scratch = Tables(0)  # a dry run: rows written here are dropped
             key = rotpoly.key(tree.terms, slots)
             if product:
-                if prodrot_load.ProdRealizer(scratch, slots).prodrot(-1, key)[1]:
+                if self._dry_run(prodrot_load.ProdRealizer, slots, key).ok:
                     self.rotation_trees[i] = tree
                     self.product_trees.add(i)
-            elif linrot_load.Realizer(scratch, slots).linrot(-1, key)[1]:
+            elif self._dry_run(linrot_load.Realizer, slots, key).ok:
                 self.rotation_trees[i] = tree
 
     def _rotation_tree(self, i: int) -> int:
@@ -186,9 +209,8 @@ class Summaries(CanonicalForms):
             # with ``prod-merge``) find them present
             self.unions.append((self.name[j], self.node(op, v, rotpoly.key(terms, slots), slots)))
         key = rotpoly.key(tree.terms, slots)
-        if product:
-            return prodrot_load.ProdRealizer(self, slots).prodrot(v, key)[0]
-        return linrot_load.Realizer(self, slots).linrot(v, key)[0]
+        realizer = prodrot_load.ProdRealizer if product else linrot_load.Realizer
+        return self._realize_row(realizer, slots, v, key)[0]
 
     def _prod_set(self, factors: list[int]) -> tuple[int, str, int] | None:
         """A product of distinct slots of one vector and integer constants as ``(v, key of
@@ -225,8 +247,7 @@ class Summaries(CanonicalForms):
         if form is None or root in self._chain_elems:
             return False
         v, key, _ = form
-        scratch = Tables(0)  # a dry run: rows written here are dropped
-        return prodrot_load.ProdRealizer(scratch, self.prog.nodes[v].type.slots).prodrot(-1, key)[1]
+        return self._dry_run(prodrot_load.ProdRealizer, self.prog.nodes[v].type.slots, key).ok
 
     def _realized_prod_summary(self, factors: list[int]) -> int | None:
         """A summarized product (``summarized_prods``) as ``Ext(ProdRot(v, S), 0)`` (times its
@@ -235,7 +256,7 @@ class Summaries(CanonicalForms):
         if form is None:
             return None
         v, key, const = form
-        row, ok = prodrot_load.ProdRealizer(self, self.prog.nodes[v].type.slots).prodrot(self.name[v], key)
+        row, ok = self._realize_row(prodrot_load.ProdRealizer, self.prog.nodes[v].type.slots, self.name[v], key)
         if not ok:
             return None
         out = self.node("Ext", row, 0)
@@ -559,8 +580,7 @@ class Summaries(CanonicalForms):
         if form is None:
             return False
         vectors, key, _ = form
-        scratch = Tables(0)  # a dry run: rows written here are dropped
-        return linrot_load.Realizer(scratch, self.prog.nodes[vectors[0]].type.slots).linrot(-1, key)[1]
+        return self._dry_run(linrot_load.Realizer, self.prog.nodes[vectors[0]].type.slots, key).ok
 
     def _vector_chain_instead(self, top: int, others: list[int]) -> set[int] | None:
         """The nodes the vector form of the long chain topped at ``top`` covers when it loads

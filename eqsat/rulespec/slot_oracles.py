@@ -99,8 +99,12 @@ def canonical(a: str, n: int) -> str:
 
     Realization rules (split, factor) only fire on canonical keys: every other shift of
     a polynomial is one rotation of a canonical one, which keeps the e-graph small.
+    (Only the two shifts are computed, not the cores' keys: most keys asked are never asked
+    for their cores, ``normal_core``/``centered_core``.)
     """
-    return "y" if _shift_normal(a, n)[0] == 0 or _centered(a, n)[0] == 0 else ""
+    p = _poly(a, n)
+    start = rotpoly.shift_normal_start(p, n)
+    return "y" if not start or rotpoly.centered_shift(p, n) % n == 0 else ""
 
 
 @cache
@@ -132,37 +136,45 @@ def nterms(a: str, n: int) -> int:
 
 
 @cache
-def single(a: str, n: int) -> str:
-    """``"k c"`` when ``a`` is one term ``c * rho^k``, else ``""``."""
+def _single(a: str, n: int) -> tuple[int, int] | None:
+    """``(k mod n, c)`` when ``a`` is one term ``c * rho^k``, else None (``single`` and the
+    oracles reading it, without parsing its text at every call)."""
     p = _poly(a, n)
     if len(p) != 1:
-        return ""
+        return None
     ((k, c),) = p.items()
-    return f"{k % n} {c}"
+    return k % n, c
+
+
+@cache
+def single(a: str, n: int) -> str:
+    """``"k c"`` when ``a`` is one term ``c * rho^k``, else ``""``."""
+    t = _single(a, n)
+    return "" if t is None else f"{t[0]} {t[1]}"
 
 
 def single_offset(a: str, n: int) -> int:
     """Offset in [0, n) of a single-term key (0 for any other key: rules guard with single_is)."""
-    s = single(a, n)
-    return int(s.split()[0]) if s else 0
+    t = _single(a, n)
+    return 0 if t is None else t[0]
 
 
 def single_abs_coef(a: str, n: int) -> int:
     """|c| of a single-term key ``c * rho^k`` (0 for any other key)."""
-    s = single(a, n)
-    return abs(int(s.split()[1])) if s else 0
+    t = _single(a, n)
+    return 0 if t is None else abs(t[1])
 
 
 def single_sign(a: str, n: int) -> str:
     """``"+"`` for a single term with a positive coefficient, else ``""``."""
-    s = single(a, n)
-    return "+" if s and int(s.split()[1]) > 0 else ""
+    t = _single(a, n)
+    return "+" if t is not None and t[1] > 0 else ""
 
 
 def single_is(a: str, n: int, c: int) -> str:
     """``"y"`` when ``a`` is a single term with coefficient ``c``."""
-    s = single(a, n)
-    return "y" if s and int(s.split()[1]) == c else ""
+    t = _single(a, n)
+    return "y" if t is not None and t[1] == c else ""
 
 
 @cache
@@ -184,18 +196,26 @@ def _complement(a: str, n: int) -> tuple[str, str]:
     ``p != c * J``; else ``("", "")``. The remainder has fewer terms than ``p`` and ``c * J``
     is a full reduction (``log2 n`` rotations): a sum of all slots but a few, or a chain of
     subtractions ``v0 - v1 - ... = 2 v0 - sum(v)``."""
-    p: dict[int, int] = {}
-    for k, c in _poly(a, n).items():  # keys may be centered (negative offsets)
-        p[k % n] = p.get(k % n, 0) + c
+    p = _poly(a, n)  # normalized: one term per offset, offsets ascending in (n/2 - n, n/2]
+    # the coefficients' counts over all n offsets, from the support (the zeros: the rest); only
+    # a count above n/2 matters, and at most one coefficient has one, so their order does not
     counts: dict[int, int] = {}
-    for k in range(n):
-        c = p.get(k, 0)
+    for c in p.values():
         counts[c] = counts.get(c, 0) + 1
+    counts[0] = counts.get(0, 0) + n - len(p)
     c, cnt = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
     if c == 0 or 2 * cnt <= n or cnt == n:
         return "", ""
-    rest = {k: p.get(k, 0) - c for k in range(n) if p.get(k, 0) != c}
-    return _key(dict.fromkeys(range(n), c), n), _key(rest, n)
+    # the remainder over the offsets in their normalized order (its key needs no normalization)
+    get = p.get
+    rest = {k: get(k, 0) - c for k in range(n // 2 - n + 1, n // 2 + 1) if get(k, 0) != c}
+    return _full(n, c), _key(rest, n)
+
+
+@cache
+def _full(n: int, c: int) -> str:
+    """The key of ``c * J``, ``J`` the sum of all ``n`` rotations."""
+    return _key(dict.fromkeys(range(n), c), n)
 
 
 def complement(a: str, n: int, which: int) -> str:
