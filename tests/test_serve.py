@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -360,6 +361,16 @@ def test_a_requests_child_lets_go_of_the_clients_output_before_it_ends() -> None
         os.waitpid(pid, 0)
 
 
+def _let_go(children: Any, pid: int, hold_w: int) -> None:
+    """End a test's held request child (its pipe ``hold_w``, if still open) and check that the
+    ``serve._Children`` under test reaped it."""
+    if hold_w >= 0:
+        os.close(hold_w)
+    children.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, 0)  # reaped by ``reap``
+
+
 def test_the_next_spare_waits_for_the_running_request() -> None:
     """``serve._Children``: no spare is due while a request's child runs (for at most
     ``SPARE_DEFER_S``), one is due once it ended, and the server's wait wakes on that end."""
@@ -391,11 +402,7 @@ def test_the_next_spare_waits_for_the_running_request() -> None:
         children.reap()
         assert not children and children.spare_due()
     finally:
-        if hold_w >= 0:
-            os.close(hold_w)
-        children.close()
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, 0)  # reaped by ``reap``
+        _let_go(children, pid, hold_w)
     # a request that ran SPARE_DEFER_S gets its spare anyway; without a descriptor to wake on, at once
     late = serve._Children()
     late.pids[12345] = (-1, time.monotonic() - serve.SPARE_DEFER_S)
@@ -441,11 +448,7 @@ def test_the_next_spare_is_due_once_the_running_request_says_it_is_done() -> Non
         children.reap()
         assert not children and not children.done
     finally:
-        if hold_w >= 0:
-            os.close(hold_w)
-        children.close()
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, 0)  # reaped by ``reap``
+        _let_go(children, pid, hold_w)
 
 
 def test_the_warm_up_runs_no_solver_or_thread_in_the_server() -> None:
