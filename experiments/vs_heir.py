@@ -106,6 +106,10 @@ FIELDS = ["kernel", "source", "heir_pipeline",
           "time_ratio", "repeats", "eqsat_moves", "heir_moves",
           "eqsat_mode", "eqsat_warm_s", "eqsat_batch_s", "eqsat_cold_s", "cold_ratio", "load_avg"]
 MODES = ("warm", "batch", "cold")
+#: the pause after a served (warm) eqsat run before the next tool's run: the server then makes its
+#: next spare (two forks and page pre-writes, 30-40 ms of CPU), which a run started at once shares
+#: the machine with (heir-opt measured 0.057 s beside it, 0.041-0.046 s apart)
+SETTLE_S = 0.2
 
 
 def kernels(root: Path = ROOT) -> list[Path]:
@@ -726,6 +730,8 @@ def measure(path: Path, heir_opt: Path | None, repeats: int, timeout: float,
         for _ in range(repeats):  # alternate the tools so a drift in machine load hits all
             for mode in (m for m in modes if m != "batch"):
                 per[mode] = _merge(per[mode], own.run(path, timeout, mode))
+                if mode == "warm":
+                    time.sleep(SETTLE_S)  # the server's next spare is made apart from the next run
             if heir_opt is not None and pipe_name:
                 he = _merge(he, run_heir(heir_opt, heir_path, PIPELINES[pipe_name], timeout))
             if any(r is not None and r.status == "timeout" for r in [*per.values(), he]):
