@@ -104,30 +104,20 @@ def write(table: list[Row], out: Path) -> None:
     """The CSV (ms) and a stacked bar per model: greedy start, LPs, MILPs, the Python rest."""
     import csv
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from experiments.plots import stacked_barh
+    from experiments.plots import stacked_barh_figure
 
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "extraction_phases.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["model", "total_ms", "greedy_ms", "lp_ms", "mip_ms", "rest_ms", "solver", "second_start"])
         w.writerows([r[0], *(f"{x:.2f}" for x in r[1:6]), r[6], r[7]] for r in table)
-    fig, ax = plt.subplots(figsize=(8, 0.3 * len(table) + 1.5))
     phases = ("greedy start", "LP relaxations", "MILP search", "Python rest")
-    stacked_barh(ax, [r[0] for r in table], [(label, [float(r[i]) for r in table])
-                                             for i, label in enumerate(phases, start=2)])
-    ax.set_xlabel("CPU ms (median)")
-    ax.set_title("What the extract stage's time is made of, per extraction model")
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "extraction_phases.png", dpi=120)
-    plt.close(fig)
+    stacked_barh_figure(out / "extraction_phases.png", [r[0] for r in table],
+                        [(label, [float(r[i]) for r in table]) for i, label in enumerate(phases, start=2)],
+                        "CPU ms (median)", "What the extract stage's time is made of, per extraction model",
+                        dpi=120, width=8.0)
 
 
 if __name__ == "__main__":

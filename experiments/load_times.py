@@ -163,14 +163,9 @@ def write(rows: list[dict[str, Any]], out: Path) -> None:
     """The CSV, and a bar per kernel and tree: the Python loader, input, ld and the analyses, stacked (ms)."""
     import csv
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from experiments.plots import stacked_barh
+    from experiments.plots import stacked_barh_figure
 
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "load_times.csv", "w", newline="") as fh:
@@ -179,16 +174,10 @@ def write(rows: list[dict[str, Any]], out: Path) -> None:
         w.writerows(rows)
     order = sorted(rows, key=lambda r: (-max(x["total_ms"] for x in rows if x["kernel"] == r["kernel"]),
                                         r["kernel"], r["tree"]))[:24]
-    fig, ax = plt.subplots(figsize=(9, 0.3 * len(order) + 1.5))
-    labels = [f"{r['kernel']} ({r['tree']})" for r in order]
-    stacked_barh(ax, labels, [(k, [float(r[f"{k}_ms"]) for r in order]) for k in ("py", "input", "ld", "analyse")])
-    ax.invert_yaxis()
-    ax.set_xlabel("ms (median), warm process")
-    ax.set_title("The load stage per kernel: Python loader, input, ld, analyses")
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "load_times.png", dpi=110)
-    plt.close(fig)
+    stacked_barh_figure(out / "load_times.png", [f"{r['kernel']} ({r['tree']})" for r in order],
+                        [(k, [float(r[f"{k}_ms"]) for r in order]) for k in ("py", "input", "ld", "analyse")],
+                        "ms (median), warm process", "The load stage per kernel: Python loader, input, ld, analyses",
+                        top_down=True)
 
 
 if __name__ == "__main__":
