@@ -326,12 +326,13 @@ class _Children:
     is forked when no request runs: once the request's child said it is done -- its client
     has the exit status -- or ended, whichever the server sees first.  Waiting for the end
     alone (the teardown of a fork of the server, then the wake-up on its descriptor) put the
-    next spare's fork 20 ms after the exit status: into the start of the next command of a
-    script that runs commands back to back, whose request then waited for the spare and its
-    e-graph worker to be forked (measured on rr_rotation_duplicated: 112 against 90 ms a
-    command).  A request that comes while another runs is forked for (as when a spare died);
-    after ``SPARE_DEFER_S`` of running requests a spare is forked anyway.  Without
-    ``pidfd_open`` (not Linux, or older than 5.3) the spare is forked at once, as before."""
+    next spare's fork 20-30 ms after the exit status: into the start of the next command of a
+    script that runs commands back to back, whose request then waited ~9 ms for the spare and
+    its e-graph worker to be forked (rr_rotation_duplicated, back to back: 118 -> 108 ms a
+    command with the note, alternating with a server without it).  A request that comes
+    while another runs is forked for (as when a spare died); after ``SPARE_DEFER_S`` of
+    running requests a spare is forked anyway.  Without ``pidfd_open`` (not Linux, or older
+    than 5.3) the spare is forked at once, as before."""
 
     def __init__(self) -> None:
         #: pid -> its pidfd (None: none could be opened) and when it took its request
@@ -494,7 +495,8 @@ def _run(conn: socket.socket, msg: dict[str, Any], fds: list[int], note: socket.
             with contextlib.suppress(OSError):
                 note.send(b"d")
             note.close()
-        # for the spare after the next: the pages this request wrote (after the client has its status)
+        # the pages this request wrote, for the spares forked once the note is written (the next
+        # one may be forked already: it takes the last request's note before this one)
         pagewarm.record()
     except BaseException:  # never let a request's child run the server loop (the client reports it)
         pass
