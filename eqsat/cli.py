@@ -538,7 +538,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             else:
                 print(f"eqsat serve: no server for this installation ({path})")
             return 3
-        print(f"eqsat serve: pid {running['pid']} on {path}, {running['served']} requests served")
+        print(f"eqsat serve: pid {running['pid']} on {path}, {running['served']} requests served, "
+              f"allocator {running.get('allocator', 'system')}")
         return 0
     if args.action == "stop" and args.all:
         for p in others:

@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any, NoReturn
 
-from eqsat import client, pagewarm
+from eqsat import allocator, client, pagewarm
 
 #: modules a command may need, imported before the first request (a missing optional one is skipped)
 WARM_MODULES = (
@@ -165,6 +165,7 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
             os.unlink(pagewarm.path(kind) or "")
     signal.signal(signal.SIGTERM, _on_term)
     started, served, last = time.time(), 0, time.monotonic()
+    malloc = allocator.active()
     children = _Children()
     print(f"eqsat serve: pid {os.getpid()} listening on {path}", file=sys.stderr, flush=True)
     spare: _Spare | None = None
@@ -206,7 +207,8 @@ def serve(path: Path, idle_timeout: float = IDLE_TIMEOUT_S) -> int:
                     client.send(conn, {"pid": os.getpid(), "key": path.stem.removeprefix("serve-"),
                                        "started": started, "served": served, "running": len(children),
                                        "spare": spare.pid if spare is not None else None,
-                                       "python": client.interpreter(), "stopping": op == "stop"})
+                                       "python": client.interpreter(), "allocator": malloc,
+                                       "stopping": op == "stop"})
             for fd in fds:
                 os.close(fd)
             conn.close()
@@ -509,6 +511,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT_S,
                     help="stop after this many seconds without a request (0: never)")
     args = ap.parse_args(argv)
+    try:
+        allocator.wanted()
+    except ValueError as e:
+        print(f"eqsat serve: {e}", file=sys.stderr)
+        return 2
+    if argv is None and sys.argv[0] == __file__:  # this process is the server (``python -m eqsat.serve``)
+        allocator.reexec()  # mimalloc preloaded (``eqsat.allocator``): returns when nothing is to be done
+        allocator.restore_environment()
     return serve(client.socket_path(), args.idle_timeout)
 
 

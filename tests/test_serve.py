@@ -85,6 +85,17 @@ def test_the_server_gives_the_bytes_of_an_in_process_run(
         assert warm[0] == 2 and warm[2].startswith(b"<stdin>:1:1: error:")
 
 
+def test_the_server_runs_on_mimalloc_when_it_is_installed(server_env: dict[str, str]) -> None:
+    """``eqsat.allocator``: the server executed itself again with mimalloc preloaded (its
+    requests, its forks, run on it too)."""
+    from eqsat import allocator
+
+    code, out, _ = _run(["serve", "status"], server_env)
+    assert code == 0
+    expect = "mimalloc" if allocator.library() is not None else "system"
+    assert out.decode().rstrip().endswith(f"allocator {expect}")
+
+
 def test_the_server_runs_in_the_callers_folder_and_writes_its_files(
     server_env: dict[str, str], tmp_path: Path
 ) -> None:
