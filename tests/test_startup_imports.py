@@ -53,6 +53,17 @@ def test_the_client_imports_little_before_forwarding() -> None:
     assert _roots(names, NOT_FOR_FORWARDING) == []
 
 
+def test_the_environments_start_up_hooks_import_little() -> None:
+    """What every interpreter of the environment imports before the ``eqsat`` command's first
+    line (``site`` and the ``.pth`` files' import lines of the installed packages): nothing the
+    client avoids. ``cmeel`` (the build tool ``cmeel-mimalloc`` depends on, which the README
+    installs without it: ``eqsat.allocator``) has a hook that imports ``pathlib`` and ``re``."""
+    out = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sorted(sys.modules)))"],
+                         capture_output=True, text=True, check=True).stdout
+    names = set(out.split())
+    assert _roots(names, (*NOT_FOR_FORWARDING, "re", "enum", "fnmatch", "urllib")) == []
+
+
 def test_a_plain_optimize_loads_no_backend_or_plotting_module() -> None:
     import os
 
