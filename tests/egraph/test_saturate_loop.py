@@ -1,14 +1,16 @@
-"""The saturation loop (``Session.saturate``): one egglog call an iteration -- the rules, then the
-analyses to their fixpoint -- whose report tells from the rules' run alone whether the
-iteration changed anything; the same e-graph and iterations as the rules and the analyses run
-as two calls; one size reading an iteration; the worker's iteration reports (``guard``) only
-as often as its caller can use them."""
+"""The saturation loop (``Session.saturate``): one egglog call an iteration -- the rules, the
+analyses to their fixpoint, the eager rules -- whose report tells whether the iteration changed
+anything; the same e-graph and iterations as the rules and the analyses run as two calls; one
+size reading an iteration; the worker's iteration reports (``guard``) only as often as its
+caller can use them."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,22 @@ KERNELS = ["tests/heir_cases/rr_rotation_missing.mlir", "tests/heir_cases/ir_spl
 def _session(kernel: str) -> Session:
     path = ROOT / kernel
     return Session(parse_mlir(path.read_text(), str(path))[0])
+
+
+def _shape(s: Session, rounds: int = 6) -> Counter[str]:
+    """The e-graph up to the numbering of its classes: each class's label refined ``rounds``
+    times from its e-nodes' ops and their children's labels (Weisfeiler-Lehman), counted. Two
+    schedules that reach one fixpoint in another order number its classes differently."""
+    js = json.loads(s.serialize_text())
+    nodes = js["nodes"]
+    label = {n["eclass"]: "" for n in nodes.values()}
+    for _ in range(rounds):
+        per: dict[str, list[str]] = {c: [] for c in label}
+        for n in nodes.values():
+            kids = ",".join(label[nodes[k]["eclass"]] for k in n["children"])
+            per[n["eclass"]].append(f"{n['op']}({kids})")
+        label = {c: hashlib.sha1("|".join(sorted(v)).encode()).hexdigest()[:16] for c, v in per.items()}
+    return Counter(label.values())
 
 
 def _two_calls(s: Session, names: list[str], limit: int) -> int:
@@ -50,9 +68,12 @@ def test_the_loop_saturates_to_the_egraph_of_two_calls_an_iteration(kernel: str)
     old = _session(kernel)
     its = _two_calls(old, names, Limits().iterations)
     assert rep.stop_reason == StopReason.SATURATED
+    # the eager rules' new terms are analysed in the next iteration (``Session.iteration``): on
+    # these kernels the same number of iterations, counting the quiet last one
     assert rep.iterations == its
-    # the same egglog commands in the same order (the analyses' first run in the loop is quiet)
-    assert new.serialize_text() == old.serialize_text()
+    # the same e-graph, its classes numbered in another order
+    assert new.size() == old.size()
+    assert _shape(new) == _shape(old)
 
 
 def test_an_iteration_that_only_the_analyses_change_is_quiet() -> None:
