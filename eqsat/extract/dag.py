@@ -51,18 +51,21 @@ def node_cost(n: ENode, secret: list[bool], costs: CostTable) -> tuple[float, bo
     any_secret = any(secret)
     if not any_secret:
         return (0.0, False) if op != "Encode" else (0.0, True)
-    if op in ("Add", "Sub"):
-        return (costs[op.lower()] if all(secret) else costs["add_plain"]), True
+    # ``costs[key]`` read without its method call: every extraction pass prices each e-node
+    # (greedy, local search, the ILP's problem: about 1,700 calls each on rr_reduce_add_and_mul_32)
+    price = costs.costs.get
+    if op == "Add" or op == "Sub":
+        return float(price("add" if op == "Add" else "sub", 0.0) if all(secret) else price("add_plain", 0.0)), True
     if op == "Mul":
-        return (costs["mul"] if all(secret) else costs["mul_plain"]), True
+        return float(price("mul", 0.0) if all(secret) else price("mul_plain", 0.0)), True
     if op == "Neg":
-        return costs["neg"], True
+        return float(price("neg", 0.0)), True
     if op == "Rot":
-        return costs["rotate"], True
+        return float(price("rotate", 0.0)), True
     if op == "Ext":
-        return (0.0 if n.lits[0] == 0 else costs["extract"]), True
+        return (0.0 if n.lits[0] == 0 else float(price("extract", 0.0))), True
     if op in ("Ins", "Place", "Splat"):
-        return costs["insert"], True
+        return float(price("insert", 0.0)), True
     if op == "Encode":
         return 0.0, True
     if op == "Decode":
