@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from eqsat.egraph import compiled, guard
-from eqsat.egraph.session import Limits, RunReport, StopReason, collector_off, parse_serialized
+from eqsat.egraph.session import Limits, RunReport, StopReason, collector_off, parse_nodes
 from eqsat.egraph.view import EGraphView
 from eqsat.errors import InfeasibleError, InternalError, UserError
 from eqsat.extract.dag import ExtractionError, greedy_dag, refine, to_program
@@ -261,7 +261,7 @@ def optimize(
     view: EGraphView | None = None
     if built.js is not None:
         with collector_off():  # tens of thousands of new objects and no cycle (``parse_serialized``)
-            view = EGraphView(parse_serialized(built.js), frozenset(name for name, ty in prog.args if not ty.secret))
+            view = EGraphView(parse_nodes(built.js), frozenset(name for name, ty in prog.args if not ty.secret))
         roots = [view.root(k) for k in built.roots]
         if built.analysed and max_level is not None and not bootstrap and scheme != "noisy":
             floors = _floors(built)  # needed now (``_check_level_floor``); else read at the end

@@ -339,6 +339,23 @@ def parse_serialized(text: str) -> dict[str, object]:
         return json.loads(text)  # type: ignore[no-any-return]
 
 
+def parse_nodes(text: str) -> dict[str, object]:
+    """``parse_serialized`` of what ``eqsat.egraph.view.EGraphView`` reads: ``{"nodes": ...}``
+    with each e-node's ``op``, ``children`` and ``eclass``, without the parts it never reads --
+    the classes' types (``class_data``, after the nodes) and the per-node ``"cost":1.0,
+    "subsumed":false`` that egglog writes for every e-node -- cut from the text before parsing
+    (rr_reduce_add_and_mul_32: 236 kB -> 177 kB, json.loads 1.47 -> 0.84 ms for 0.26 ms of
+    cutting). Sound on any text: inside a JSON string every ``"`` is escaped (``\\"``), so the
+    two characters ``,"`` only occur between members, and the cut texts are exactly the
+    ``root_eclasses`` member onwards (its last occurrence, when the nodes come first, as egglog
+    writes them) and members ``cost`` and ``subsumed`` with those default values; a node with
+    other values keeps them."""
+    end = text.rfind(',"root_eclasses":') if text.startswith('{"nodes":') else -1
+    if end >= 0:
+        text = text[:end] + "}"
+    return parse_serialized(text.replace(',"cost":1.0,"subsumed":false}', "}"))
+
+
 @contextlib.contextmanager
 def collector_off() -> Iterator[None]:
     """The garbage collector off for the block (on again after it, if it was on).  Inside

@@ -35,45 +35,54 @@ class EGraphView:
         ``PlainIn`` (a plaintext leaf to extraction, priced and typed as a plaintext)."""
         raw_nodes: dict[str, dict[str, object]] = js["nodes"]  # type: ignore[assignment]
         class_ids: dict[str, int] = {}
-        self.nodes: list[ENode] = []
-        self.class_nodes: list[list[int]] = []
         self.roots: dict[int, int] = {}
-        nodes = self.nodes
+        nodes: list[ENode] = []
         # what a child id stands for, read once per id (e-nodes share children): a class index
         # (numbered at its first sight, as before) or a primitive's literal
         class_of: dict[str, int] = {}
         literal_of: dict[str, Lit] = {}
+        # the loop runs once per serialized e-node (1,595 for rr_reduce_add_and_mul_32): names
+        # bound locally, egglog's strings used as they come (ops, class and child ids are str)
+        inert_get, concrete, summary = INERT.get, CONCRETE_OPS, SUMMARY_OPS
+        number = class_ids.setdefault
+        find_class, find_literal = class_of.get, literal_of.get
+        append = nodes.append
         for node in raw_nodes.values():
-            op = str(node["op"])
-            op = INERT.get(op, op)  # inert twins are their originals to extraction
-            if op == "Root":
-                k = int(str(raw_nodes[node["children"][0]]["op"]))  # type: ignore[index]
-                self.roots[k] = class_ids.setdefault(str(node["eclass"]), len(class_ids))
-                continue
-            extractable = op in CONCRETE_OPS
-            if not extractable and op not in SUMMARY_OPS:
-                continue
-            cls = class_ids.setdefault(str(node["eclass"]), len(class_ids))
+            op: str = node["op"]  # type: ignore[assignment]
+            op = inert_get(op, op)  # inert twins are their originals to extraction
+            extractable = op in concrete
+            if not extractable:
+                if op == "Root":
+                    k = int(str(raw_nodes[node["children"][0]]["op"]))  # type: ignore[index]
+                    self.roots[k] = number(node["eclass"], len(class_ids))  # type: ignore[arg-type]
+                    continue
+                if op not in summary:
+                    continue
+            cls = number(node["eclass"], len(class_ids))  # type: ignore[arg-type]
             children: list[int] = []
             lits: list[Lit] = []
             for ch in node["children"]:  # type: ignore[attr-defined]
-                got = class_of.get(ch)
+                got = find_class(ch)
                 if got is not None:
                     children.append(got)
-                elif ch in literal_of:
-                    lits.append(literal_of[ch])
-                elif str(ch).startswith("primitive-"):
-                    lit = literal_of[ch] = _literal(str(raw_nodes[ch]["op"]))
+                    continue
+                lit = find_literal(ch, literal_of)  # the dict itself: "not a literal yet"
+                if lit is not literal_of:
+                    lits.append(lit)  # type: ignore[arg-type]
+                elif ch.startswith("primitive-"):
+                    lit = literal_of[ch] = _literal(raw_nodes[ch]["op"])  # type: ignore[arg-type]
                     lits.append(lit)
                 else:
-                    got = class_of[ch] = class_ids.setdefault(str(raw_nodes[ch]["eclass"]), len(class_ids))
+                    got = class_of[ch] = number(raw_nodes[ch]["eclass"], len(class_ids))  # type: ignore[arg-type]
                     children.append(got)
             if op == "In" and lits and lits[0] in plain_inputs:
                 op = "PlainIn"
-            nodes.append(ENode(op, cls, tuple(children), tuple(lits), extractable))
-        self.class_nodes = [[] for _ in range(len(class_ids))]
-        for idx, n in enumerate(self.nodes):
-            self.class_nodes[n.cls].append(idx)
+            append(ENode(op, cls, tuple(children), tuple(lits), extractable))
+        self.nodes = nodes
+        class_nodes: list[list[int]] = [[] for _ in range(len(class_ids))]
+        for idx, n in enumerate(nodes):
+            class_nodes[n.cls].append(idx)
+        self.class_nodes = class_nodes
         self.num_classes = len(class_ids)
 
     def root(self, k: int) -> int:

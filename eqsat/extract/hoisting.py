@@ -79,28 +79,47 @@ def class_slots(g: EGraphView) -> list[int]:
     got = _SLOTS.get(g)
     if got is not None:
         return got
+    # the same worklist as ever (every e-node on the stack in index order, the last popped first;
+    # a class's users pushed when it gets its count: the first e-node to give a class a count
+    # sets it), with the per-e-node work inline (1.1 -> 0.5 ms on rr_reduce_add_and_mul_32's
+    # 1,264 e-nodes, paid in every request that extracts)
+    nodes = g.nodes
     width = [0] * g.num_classes
     users: list[list[int]] = [[] for _ in range(g.num_classes)]
-    for idx, n in enumerate(g.nodes):
-        for ch in set(n.children):
-            users[ch].append(idx)
-    stack = list(range(len(g.nodes)))
-    while stack:
-        n = g.nodes[stack.pop()]
-        if width[n.cls]:
-            continue
-        if n.op in _LEAF_SLOTS:
-            pos = _LEAF_SLOTS[n.op]
-            lit = n.lits[pos] if len(n.lits) > pos else None
-            w = lit if isinstance(lit, int) and not isinstance(lit, bool) else 0
-        elif n.op == "Ext":
-            w = 1
-        elif n.children and all(width[ch] for ch in n.children):
-            w = max(width[ch] for ch in n.children)  # e.g. Ins(scalar, vector): the vector's
+    for idx, n in enumerate(nodes):
+        kids = n.children
+        if len(kids) == 1:
+            users[kids[0]].append(idx)
         else:
-            w = 0  # a child still unknown: tried again when it gets its count
+            for ch in set(kids):
+                users[ch].append(idx)
+    leaf_slots = _LEAF_SLOTS.get
+    stack = list(range(len(nodes)))
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        n = nodes[pop()]
+        c = n.cls
+        if width[c]:
+            continue
+        op = n.op
+        pos = leaf_slots(op)
+        if pos is not None:
+            lits = n.lits
+            lit = lits[pos] if len(lits) > pos else None
+            w = lit if isinstance(lit, int) and not isinstance(lit, bool) else 0
+        elif op == "Ext":
+            w = 1
+        else:
+            w = 0  # a child still unknown (or none): tried again when it gets its count
+            for ch in n.children:
+                wc = width[ch]
+                if not wc:
+                    w = 0
+                    break
+                if not w or wc > w:
+                    w = wc  # the largest: e.g. Ins(scalar, vector), the vector's
         if w:
-            width[n.cls] = w
-            stack.extend(users[n.cls])
+            width[c] = w
+            extend(users[c])
     _SLOTS[g] = width
     return width

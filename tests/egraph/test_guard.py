@@ -236,3 +236,28 @@ def test_an_in_process_run_collects_no_garbage_while_its_beside_thread_runs() ->
     assert gc.isenabled()
     guard._in_process(prog, resolve("default"), Limits(iterations=1), 0, Beside())
     assert seen == [False, False] and gc.isenabled()
+
+
+def test_the_worker_finishes_with_the_count_saturate_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_finish`` takes the worker's count from saturate's report (the e-graph as saturate
+    returned it) instead of asking egglog again: the same number, one print-size less."""
+    import math
+
+    from egglog import union, var
+
+    from eqsat.egraph.session import Session
+
+    prog = parse_mlir((Path(__file__).resolve().parents[2] / "examples" / "sum_8.mlir").read_text())[0]
+    rs = ruleset(name="test-finish-count")
+    a, b = var("a", term.T), var("b", term.T)
+    rs.register(rule(term.Add(a, b)).then(union(term.Add(a, b)).with_(term.Add(b, a))))
+    s = Session(prog)
+    run = s.saturate([rs], Limits(iterations=3))
+    assert run.nodes == s.size()
+
+    def no_count(self: Session) -> int:
+        raise AssertionError("counted again")
+
+    monkeypatch.setattr(Session, "size", no_count)
+    built = guard._finish(s, run, math.inf, size=run.nodes)
+    assert built.size == run.nodes and built.js is not None

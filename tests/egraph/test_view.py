@@ -73,3 +73,37 @@ def test_the_same_view_as_reading_every_use(js: dict[str, dict[str, object]], pl
     assert [repr(n.lits) for n in view.nodes] == [repr(n.lits) for n in nodes]  # 2 and 2.0 differ
     assert view.roots == roots
     assert view.class_nodes == [[i for i, n in enumerate(nodes) if n.cls == c] for c in range(view.num_classes)]
+
+
+def test_parse_nodes_reads_the_view_of_parse_serialized() -> None:
+    """``parse_nodes`` cuts what the view never reads (class types, default cost/subsumed) from
+    the text; the view is the same, and a string literal holding the cut text is kept whole."""
+    import json
+
+    from eqsat.egraph.session import parse_nodes, parse_serialized
+
+    tricky = '"a,\\"cost\\":1.0,\\"subsumed\\":false}' + ',"root_eclasses":[]"'  # an op with the cut texts
+    js = {"nodes": {
+        "primitive-String-1": {"op": json.dumps("x"), "children": [], "eclass": "String-1", "cost": 1.0,
+                               "subsumed": False},
+        "primitive-String-2": {"op": tricky, "children": [], "eclass": "String-2", "cost": 1.0, "subsumed": False},
+        "primitive-i64-8": {"op": "8", "children": [], "eclass": "i64-8", "cost": 1.0, "subsumed": False},
+        "function-0-In": {"op": "In", "children": ["primitive-String-1", "primitive-i64-8"], "eclass": "T-1",
+                          "cost": 1.0, "subsumed": False},
+        "function-1-Ins": {"op": "Ins", "children": ["function-0-In", "function-0-In", "primitive-String-2"],
+                           "eclass": "T-2", "cost": 2.5, "subsumed": True},
+    }, "root_eclasses": [], "class_data": {"T-1": {"type": "T"}, "T-2": {"type": "T"}}}
+    text = json.dumps(js, separators=(",", ":"))
+    got = parse_nodes(text)
+    assert list(got) == ["nodes"]
+    nodes = got["nodes"]
+    assert isinstance(nodes, dict)
+    assert nodes["primitive-String-2"]["op"] == tricky  # the literal, not cut
+    assert "cost" not in nodes["function-0-In"] and nodes["function-1-Ins"]["cost"] == 2.5  # only defaults cut
+    a, b = EGraphView(parse_serialized(text)), EGraphView(got)
+    assert a.nodes == b.nodes and a.roots == b.roots and a.class_nodes == b.class_nodes
+    # a text in another member order keeps its members (nothing cut but the defaults)
+    other = json.dumps({"class_data": js["class_data"], "root_eclasses": [], "nodes": js["nodes"]},
+                       separators=(",", ":"))
+    assert set(parse_nodes(other)) == {"class_data", "root_eclasses", "nodes"}
+    assert EGraphView(parse_nodes(other)).nodes == a.nodes

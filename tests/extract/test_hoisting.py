@@ -122,3 +122,58 @@ def test_a_restricted_view_shares_the_slot_counts() -> None:
     assert hoisting.class_slots(small) is widths
     fresh = _restricted(view(GRAPH, "r"), keep)  # its original's counts not known yet: computed
     assert hoisting.class_slots(fresh) == widths
+
+
+def _slots_by_the_book(g: object) -> list[int]:
+    """``class_slots`` as first written (generators, the e-node's fields read where used): the
+    reference its inlined worklist must match, order of the first count per class included."""
+    from eqsat.extract.hoisting import _LEAF_SLOTS
+
+    nodes = g.nodes  # type: ignore[attr-defined]
+    width = [0] * g.num_classes  # type: ignore[attr-defined]
+    users: list[list[int]] = [[] for _ in range(g.num_classes)]  # type: ignore[attr-defined]
+    for idx, n in enumerate(nodes):
+        for ch in set(n.children):
+            users[ch].append(idx)
+    stack = list(range(len(nodes)))
+    while stack:
+        n = nodes[stack.pop()]
+        if width[n.cls]:
+            continue
+        if n.op in _LEAF_SLOTS:
+            pos = _LEAF_SLOTS[n.op]
+            lit = n.lits[pos] if len(n.lits) > pos else None
+            w = lit if isinstance(lit, int) and not isinstance(lit, bool) else 0
+        elif n.op == "Ext":
+            w = 1
+        elif n.children and all(width[ch] for ch in n.children):
+            w = max(width[ch] for ch in n.children)
+        else:
+            w = 0
+        if w:
+            width[n.cls] = w
+            stack.extend(users[n.cls])
+    return width
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_class_slots_matches_the_plain_worklist(data: st.DataObject) -> None:
+    """Random e-graphs, classes whose e-nodes disagree on the count (negative and zero
+    literals too): the first e-node to give a class a count sets it, as before the rewrite."""
+    from eqsat.egraph.view import EGraphView, ENode
+
+    k = data.draw(st.integers(1, 8))
+    nodes = [ENode("Num", 0, (), (0, -3), True)] if data.draw(st.booleans()) else []  # a negative count
+    nodes += [ENode("Add", 1 % k, (0, 0), (), True)] if data.draw(st.booleans()) else []
+    for _ in range(data.draw(st.integers(1, 20))):
+        op = data.draw(st.sampled_from(["In", "Num", "Splat", "Ext", "Add", "Ins", "Rot", "LinRot", "Place"]))
+        kids = tuple(data.draw(st.lists(st.integers(0, k - 1), max_size=3)))
+        lits = tuple(data.draw(st.lists(st.one_of(st.integers(-4, 16), st.booleans(), st.just("x")), max_size=2)))
+        nodes.append(ENode(op, data.draw(st.integers(0, k - 1)), kids, lits, op != "LinRot"))
+    g = EGraphView.__new__(EGraphView)
+    g.nodes, g.num_classes, g.roots = nodes, k, {}
+    g.class_nodes = [[i for i, n in enumerate(nodes) if n.cls == c] for c in range(k)]
+    from eqsat.extract import hoisting
+
+    assert hoisting.class_slots(g) == _slots_by_the_book(g)
