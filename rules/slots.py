@@ -27,16 +27,19 @@ r = FAMILY.rule
 
 
 # -- rotation algebra -------------------------------------------------------------
-@r("rot-compose")
+@r("rot-compose", eager=True)
 def _(L, v: Term, a: Int, b: Int, n: N):
-    """rot(rot(v, a), b) = rot(v, a + b), when rot(v, a + b) is already present (no new terms)"""
+    """rot(rot(v, a), b) = rot(v, a + b), when rot(v, a + b) is already present (no new terms).
+    Eager (one run an iteration after the analyses): it only joins classes, and joins the
+    rotations the same iteration made (rr_reduce_add_and_mul_32 10 -> 8 iterations, the roberts
+    cross kernels 11 -> 10, the same saturated e-graphs)"""
     w = L.Rot(v, L.mod(a + b, n))
     return L.Rot(L.Rot(v, a), b), w, [L.eq(L.slots(v), n), L.ne(L.mod(a + b, n), 0), L.exists(w)]
 
 
-@r("rot-cancel")
+@r("rot-cancel", eager=True)
 def _(L, v: Term, a: Int, b: Int, n: N):
-    """rot(rot(v, a), b) = v when a + b = 0 mod n"""
+    """rot(rot(v, a), b) = v when a + b = 0 mod n  (eager, as rot-compose: it only joins classes)"""
     return L.Rot(L.Rot(v, a), b), v, [L.eq(L.slots(v), n), L.eq(L.mod(a + b, n), 0)]
 
 

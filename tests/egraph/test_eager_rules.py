@@ -58,7 +58,7 @@ def test_the_compiled_slots_section_declares_its_eager_ruleset() -> None:
     assert sec.eager and sec.eager != sec.ident
     assert f":ruleset {sec.eager} :name \"lin-rot\"" in sec.text
     assert ":name \"lin-rot-add\"" not in sec.text
-    assert [s.name for s in REGISTRY["slots"].specs if s.eager] == ["lin-rot", "prod-rot"]
+    assert [s.name for s in REGISTRY["slots"].specs if s.eager] == ["rot-compose", "rot-cancel", "lin-rot", "prod-rot"]
     assert ":name \"prod-rot-merge\"" not in sec.text
     # a family without eager rules has none
     assert compiled.section("ring").eager == ""
