@@ -35,6 +35,7 @@ from xdsl.irdl import base
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from eqsat.errors import InternalError
 from eqsat.frontend.mlir import fast_ops
@@ -96,6 +97,30 @@ class _LocatingParser(Parser):
             raise self._error_at(start, f"invalid '{name}': {exc}") from None
         self.offsets[op] = start
         return op
+
+    def parse_optional_type(self) -> Any:
+        """xDSL's, except that a builtin type spelled as ``fast_ops`` spells them (an integer,
+        float or ``index`` scalar, or a static tensor of one: ``tensor<32xi16>``) is read once
+        per process and then taken from ``fast_ops``' table by its spelling: xDSL reads
+        ``tensor<32xi16>`` in about 70 us (its tokens, the shape, the element type), and the
+        types of a loop's ``iter_args``, its results, a ``yield`` and a signature are read that
+        way (the lines ``fast_ops`` reads take their types from the same table).  A builtin
+        spelling names one type whatever the input (no alias starts without ``!``).  Part of the
+        short cut: off with ``FAST_OPS``."""
+        tok = self._current_token
+        m = (fast_ops.BUILTIN_TYPE.match(self.text, tok.span.start)
+             if self.fast and tok.kind == MLIRTokenKind.BARE_IDENT else None)
+        if m is None:
+            return super().parse_optional_type()
+        spelled = m.group()
+        ty = fast_ops.TYPES.get(spelled)
+        if ty is not None:
+            self._resume_from(m.end())
+            return ty
+        ty = super().parse_optional_type()
+        if ty is not None and not self.text[m.end():self._current_token.span.start].strip():
+            fast_ops.TYPES[spelled] = ty  # read exactly the spelling (no comment after it either)
+        return ty
 
     def _parse_dense_literal_type(self) -> Any:
         """The type after a ``dense<...>`` literal, checked as xDSL checks it, with the check's

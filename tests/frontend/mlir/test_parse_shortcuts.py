@@ -1,6 +1,7 @@
-"""``parse_module`` verifies one operation per signature (``parse._signature``: class, operand and
-result types, small properties) of the classes whose verification reads nothing else, and every
-other operation always: fewer ``verify_`` calls, the same errors."""
+"""Two short cuts of ``parse_module``: one verification per signature (``parse._signature``:
+class, operand and result types, small properties) of the classes whose verification reads nothing
+else, every other operation always -- fewer ``verify_`` calls, the same errors; and builtin types
+read once per spelling (``_LocatingParser.parse_optional_type``)."""
 
 from __future__ import annotations
 
@@ -77,3 +78,48 @@ def test_signatures_only_for_local_verifiers() -> None:
     dense = next(op for op in pm.module.walk() if op.name == "arith.constant")
     assert parse_mod._signature(dense) is None
     assert sig["tensor_ext.rotate"] is not None and sig["arith.muli"] is not None
+
+
+LOOP = """func.func @h(%v: tensor<16xi16>) -> tensor<16xi16> {
+  %c1 = arith.constant 1 : index
+  %r = affine.for %i = 0 to 3 iter_args(%a = %v) -> (tensor<16xi16>) {
+    %x = tensor_ext.rotate %a, %c1 : tensor<16xi16>, index
+    affine.yield %x : tensor<16xi16>
+  }
+  return %r : tensor<16xi16>
+}
+"""
+
+
+def test_builtin_types_read_once_by_spelling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_LocatingParser.parse_optional_type``: a builtin type xDSL read once is taken by its
+    spelling afterwards (the loop's, the yield's, the signature's), the same attribute."""
+    from xdsl.parser.attribute_parser import AttrParser
+
+    from eqsat.frontend.mlir import fast_ops
+
+    monkeypatch.setattr(fast_ops, "TYPES", {})
+    calls: list[str] = []
+    orig = AttrParser._parse_optional_builtin_parametrized_type
+
+    def counting(self: Any) -> Any:
+        calls.append(self._current_token.text)
+        return orig(self)
+
+    monkeypatch.setattr(AttrParser, "_parse_optional_builtin_parametrized_type", counting)
+    first = parse_mod.parse_module(LOOP, "in.mlir")
+    assert calls == ["tensor"]  # the signature's; every later ``tensor<16xi16>`` from the table
+    calls.clear()
+    second = parse_mod.parse_module(LOOP.replace("%v", "%w"), "in.mlir")
+    assert calls == []
+    assert fast_ops.TYPES["tensor<16xi16>"] == TensorType(IntegerType(16), [16])
+    types = [[r.type for r in op.results] for op in first.module.walk()]
+    assert types == [[r.type for r in op.results] for op in second.module.walk()]
+
+
+def test_a_type_spelling_cut_short_is_xdsls_to_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    from eqsat.frontend.mlir import fast_ops
+
+    monkeypatch.setattr(fast_ops, "TYPES", {"tensor<16xi16>": TensorType(IntegerType(16), [16])})
+    with pytest.raises(MLIRError):  # ``tensor<16xi16x`` is no spelling of the table's
+        parse_mod.parse_module(LOOP.replace("-> (tensor<16xi16>)", "-> (tensor<16xi16x)"), "in.mlir")
