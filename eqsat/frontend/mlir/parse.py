@@ -25,15 +25,17 @@ from xdsl.dialects.builtin import (
     ComplexType,
     DenseIntOrFPElementsAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     RankedStructure,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Operation, TypeAttribute
 from xdsl.irdl import base
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from eqsat.errors import InternalError
 from eqsat.frontend.mlir import fast_ops
@@ -96,6 +98,30 @@ class _LocatingParser(Parser):
         self.offsets[op] = start
         return op
 
+    def parse_optional_type(self) -> Any:
+        """xDSL's, except that a builtin type spelled as ``fast_ops`` spells them (an integer,
+        float or ``index`` scalar, or a static tensor of one: ``tensor<32xi16>``) is read once
+        per process and then taken from ``fast_ops``' table by its spelling: xDSL reads
+        ``tensor<32xi16>`` in about 70 us (its tokens, the shape, the element type), and the
+        types of a loop's ``iter_args``, its results, a ``yield`` and a signature are read that
+        way (the lines ``fast_ops`` reads take their types from the same table).  A builtin
+        spelling names one type whatever the input (no alias starts without ``!``).  Part of the
+        short cut: off with ``FAST_OPS``."""
+        tok = self._current_token
+        m = (fast_ops.BUILTIN_TYPE.match(self.text, tok.span.start)
+             if self.fast and tok.kind == MLIRTokenKind.BARE_IDENT else None)
+        if m is None:
+            return super().parse_optional_type()
+        spelled = m.group()
+        ty = fast_ops.TYPES.get(spelled)
+        if ty is not None:
+            self._resume_from(m.end())
+            return ty
+        ty = super().parse_optional_type()
+        if ty is not None and not self.text[m.end():self._current_token.span.start].strip():
+            fast_ops.TYPES[spelled] = ty  # read exactly the spelling (no comment after it either)
+        return ty
+
     def _parse_dense_literal_type(self) -> Any:
         """The type after a ``dense<...>`` literal, checked as xDSL checks it, with the check's
         constraint built once per process: xDSL 0.74 builds it from the type expression on
@@ -126,6 +152,45 @@ def _dense_literal_types() -> Any:
     """The constraint on a dense literal's type: a shaped type of integers, indices, floats or
     complex numbers (``_LocatingParser._parse_dense_literal_type``)."""
     return base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])  # type: ignore[misc]
+
+
+@functools.cache
+def _local_verify() -> frozenset[type[Operation]]:
+    """The operation classes whose ``verify_`` reads nothing but the op's signature
+    (``_signature``): IRDL constraints on operand and result types and properties, and traits
+    that compare those (``Pure``, ``ConstantLike``, ``SameOperandsAndResultType``); no regions,
+    successors, parents or users.  The ops of ``fast_ops``: most lines of a program."""
+    from xdsl.dialects import arith, tensor
+
+    from eqsat.frontend.mlir.dialects.tensor_ext import RotateOp
+
+    return frozenset({arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.AddfOp, arith.SubfOp,
+                      arith.MulfOp, tensor.ExtractOp, tensor.InsertOp, RotateOp})
+
+
+@functools.cache
+def _small_attrs() -> tuple[type[Any], ...]:
+    """The property and attribute kinds a signature holds (``_signature``): small values, cheap to
+    hash and compare (a dense literal is neither)."""
+    from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr
+    from xdsl.dialects.builtin import FloatAttr
+
+    return (IntegerAttr, FloatAttr, TypeAttribute, IntegerOverflowAttr, FastMathFlagsAttr)
+
+
+def _signature(op: Operation) -> tuple[Any, ...] | None:
+    """What ``op.verify_()`` depends on, for an op of ``_local_verify``'s classes without regions
+    or successors whose properties and attributes are small (``_small_attrs``): its class, operand
+    types, result types, properties and attributes (xDSL attributes compare by value); None
+    for any other op, which is always verified.  Two ops with one signature verify alike, so
+    ``parse_module`` verifies one of them (an unrolled program repeats a few signatures: each
+    ``verify_`` is 20-50 us of xDSL's constraint machinery)."""
+    if type(op) not in _local_verify() or op.regions or op.successors:
+        return None
+    extra = (*op.properties.items(), *op.attributes.items())
+    if not all(isinstance(v, _small_attrs()) for _, v in extra):
+        return None
+    return (type(op), tuple(v.type for v in op.operands), tuple(r.type for r in op.results), extra)
 
 
 @dataclass
@@ -232,10 +297,16 @@ def parse_module(data: str | bytes, path: str, deadline: float | None = None) ->
                 raise InternalError(f"dense prepass: a literal was read for '{op.name}'")
         if len(parsed.dense) != len(pre.values):
             raise InternalError("dense prepass: a literal read before parsing belongs to no arith.constant")
+    verified: set[tuple[Any, ...]] = set()  # signatures verified already (``_signature``)
     for op in module.walk():
         parsed.check_deadline(op, "verify")
+        sig = _signature(op)
+        if sig is not None and sig in verified:
+            continue
         try:
             op.verify_()
+            if sig is not None:
+                verified.add(sig)
         except VerifyException as exc:
             raise parsed.error(op, str(exc)) from None
         except Exception as exc:
