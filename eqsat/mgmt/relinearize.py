@@ -113,15 +113,17 @@ def _forest_points(prog: Program) -> set[int] | None:
     return roots
 
 
-#: the most values ``_cut_points`` handles (those left after the forced relinearizations);
-#: past it the ILP decides
+#: the most values ``_cut_points`` handles (those left after the forced relinearizations), and
+#: the most arcs its augmenting paths may visit in all (about 0.1 s): past either the ILP decides
 CUT_MAX_NODES = 2000
+CUT_MAX_WORK = 200_000
 
 
 def _cut_points(prog: Program) -> set[int] | None:
     """The ILP's answer without the ILP where it is determined: ``None`` (the ILP decides)
     when a part of the program has several optimal placements and is no forest, or when more
-    than ``CUT_MAX_NODES`` values are left after the forced relinearizations.
+    than ``CUT_MAX_NODES`` values are left after the forced relinearizations (or the paths take
+    more than ``CUT_MAX_WORK`` steps).
 
     The ILP's feasible sets are the vertex cuts between the ciphertext products and the places
     that need degree 2: degree 3 flows from a product through the degree-keeping ops that read
@@ -203,6 +205,7 @@ def _cut_points(prog: Program) -> set[int] | None:
             arc(vin + 1, pos[u], big)
         if v in need:
             arc(vin + 1, 1, big)
+    work = 0
     while True:  # augmenting paths, breadth first; each carries one unit (it crosses a unit arc)
         via = [-1] * len(adj)
         via[0] = -2
@@ -210,6 +213,9 @@ def _cut_points(prog: Program) -> set[int] | None:
         while frontier and via[1] == -1:
             nxt = []
             for a in frontier:
+                work += len(adj[a])
+                if work > CUT_MAX_WORK:
+                    return None
                 for e in adj[a]:
                     b = head[e]
                     if cap[e] > 0 and via[b] == -1:

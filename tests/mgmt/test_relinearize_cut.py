@@ -88,6 +88,14 @@ def test_too_big_goes_to_the_ilp(monkeypatch: pytest.MonkeyPatch) -> None:
     assert R._cut_points(prog) is None
 
 
+def test_too_long_a_search_goes_to_the_ilp(monkeypatch: pytest.MonkeyPatch) -> None:
+    prog, _, _ = reduce_add_and_mul()
+    assert R._cut_points(prog) is not None
+    monkeypatch.setattr(R, "CUT_MAX_WORK", 2)
+    assert R._cut_points(prog) is None
+    assert len(P.relinearize_points(prog)) == 5  # the ILP's answer
+
+
 def degrees_legal(prog: Program) -> bool:
     """No degree-3 value reaches a product, an op of NEEDS_LINEAR or a result."""
     deg3: set[int] = set()
