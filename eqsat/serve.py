@@ -514,6 +514,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         allocator.wanted()
     except ValueError as e:
+        # marked as a failed start, as ``serve`` marks one: commands then stop starting servers
+        # that would fail the same way (``client.start_in_background``)
+        path = client.socket_path()
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            path.with_suffix(".failed").write_text(f"ValueError: {e}\n")
         print(f"eqsat serve: {e}", file=sys.stderr)
         return 2
     if argv is None and sys.argv[0] == __file__:  # this process is the server (``python -m eqsat.serve``)

@@ -69,10 +69,13 @@ def test_the_choice_is_checked() -> None:
     assert allocator.wanted() in allocator.CHOICES
 
 
-def test_a_bad_choice_stops_the_server_with_a_message() -> None:
-    env = {**os.environ, allocator.ALLOCATOR_ENV: "tcmalloc"}
+def test_a_bad_choice_stops_the_server_with_a_message_and_a_failure_mark(tmp_path: Path) -> None:
+    env = {**os.environ, allocator.ALLOCATOR_ENV: "tcmalloc", "XDG_RUNTIME_DIR": str(tmp_path)}
     p = subprocess.run([sys.executable, "-P", "-m", "eqsat.serve"], capture_output=True, text=True, env=env,
                        cwd=ROOT, timeout=60)
     assert p.returncode == 2
     assert p.stderr.strip().splitlines() == [f"eqsat serve: {allocator.ALLOCATOR_ENV}='tcmalloc': expected one of "
                                              "mimalloc, system"]
+    # the mark beside the socket: commands do not start such a server again at every command
+    marks = list((tmp_path / "eqsat").glob("serve-*.failed"))
+    assert len(marks) == 1 and "tcmalloc" in marks[0].read_text()
