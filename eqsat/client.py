@@ -25,7 +25,6 @@ import _socket  # the C layer of ``socket``, whose Python layer imports enum, se
 import marshal
 import os
 import sys
-import zlib
 
 TYPE_CHECKING = False  # not ``typing``'s: importing typing costs every command a few ms
 if TYPE_CHECKING:
@@ -63,23 +62,50 @@ def _find(name: str, path: Any = None) -> Any:
     return None
 
 
-def _py_files(folder: str) -> list[str]:
-    out: list[str] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        out += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
-    return out
+def _py_files(folder: str, out: list[str]) -> None:
+    """Append a line ``path|size|mtime_ns`` per ``.py`` file under ``folder`` to ``out`` (sorted
+    names, ``__pycache__`` skipped, links to folders not followed): one ``scandir`` per folder and
+    one ``stat`` per file -- ``os.walk`` and then ``os.stat`` took twice as long (1.4 against 0.7 ms
+    for the package's 142 files, a cost of every command)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for e in entries:
+        if e.name.endswith(".py"):
+            try:
+                st = e.stat()
+            except OSError:
+                continue
+            out.append(f"{e.path}|{st.st_size}|{st.st_mtime_ns}")
+        elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
+            _py_files(e.path, out)
 
 
 def _package_files() -> list[str]:
+    """A line per source file of the package folders (``_py_files``)."""
     import eqsat
 
-    files: list[str] = []
+    lines: list[str] = []
     for name in _PACKAGES:
         spec = eqsat.__spec__ if name == "eqsat" else _find(name, eqsat.__path__)
         for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-            files += _py_files(folder)
-    return files
+            _py_files(folder, lines)
+    return lines
+
+
+#: the modulus of ``_checksum``: the Mersenne prime 2**61 - 1
+_MODULUS = (1 << 61) - 1
+
+
+def _checksum(data: bytes) -> int:
+    """``data`` read as one little-endian integer, modulo ``_MODULUS``: a 61-bit checksum without
+    importing ``zlib`` (0.7 ms of every command; this takes 0.05 ms for the key's 15 KB). Replacing
+    bytes at offset ``k`` changes the integer by ``d * 256**k`` with ``0 < |d| < 256**len``; the
+    prime modulus divides that only when it divides ``d``, so an edit of one field of under 7
+    bytes' value (a size, a modification time's last digits) always changes the checksum, and
+    any other edit with chance 2**-61 at most."""
+    return int.from_bytes(data, "little") % _MODULUS
 
 
 def interpreter() -> str:
@@ -91,23 +117,16 @@ def interpreter() -> str:
 
 
 def server_key() -> str:
-    """A hash of the interpreter, the package's source files and its main dependencies (64 bits:
-    two checksums of their paths, sizes and modification times)."""
-    text = [f"{PROTOCOL}|{interpreter()}|{sys.version}"]
-    for f in _package_files():
-        try:
-            st = os.stat(f)
-        except OSError:
-            continue
-        text.append(f"{f}|{st.st_size}|{st.st_mtime_ns}")
+    """A hash of the interpreter, the package's source files and its main dependencies (61 bits:
+    ``_checksum`` of their paths, sizes and modification times)."""
+    text = [f"{PROTOCOL}|{interpreter()}|{sys.version}", *_package_files()]
     for dep in _DEPENDENCIES:
         spec = _find(dep)
         origin = spec.origin if spec is not None else None
         if origin and os.path.exists(origin):
             st = os.stat(origin)
             text.append(f"{dep}|{origin}|{st.st_size}|{st.st_mtime_ns}")
-    data = "\n".join(text).encode()
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+    return f"{_checksum(chr(10).join(text).encode()):016x}"
 
 
 def _socket_dir() -> str:

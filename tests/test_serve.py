@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -667,3 +669,42 @@ def test_serve_start_waits_for_a_server_a_command_is_starting(tmp_path: Path) ->
         assert _run(["serve", "status"], env)[0] == 0
     finally:
         _run(["serve", "stop"], env)
+
+
+def test_the_key_lists_every_source_file_with_its_size_and_time(tmp_path: Path) -> None:
+    """``_py_files``: one line per ``.py`` file (sub-folders too, in name order), none for
+    ``__pycache__``, other files or a link to a folder; an edit of a file changes its line, and
+    ``_checksum`` tells the two lists apart."""
+    from eqsat import client
+
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "__pycache__").mkdir()
+    (tmp_path / "pkg" / "b.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "a.py").write_text("y = 2\n")
+    (tmp_path / "pkg" / "notes.txt").write_text("-")
+    (tmp_path / "pkg" / "__pycache__" / "a.py").write_text("")
+    (tmp_path / "pkg" / "sub" / "c.py").write_text("")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "d.py").write_text("")
+    (tmp_path / "pkg" / "link").symlink_to(tmp_path / "elsewhere")
+    lines: list[str] = []
+    client._py_files(str(tmp_path / "pkg"), lines)
+    assert [line.split("|")[0] for line in lines] == [str(tmp_path / "pkg" / n) for n in ("a.py", "b.py", "sub/c.py")]
+    st = os.stat(tmp_path / "pkg" / "b.py")
+    assert lines[1] == f"{tmp_path / 'pkg' / 'b.py'}|{st.st_size}|{st.st_mtime_ns}"
+    os.utime(tmp_path / "pkg" / "b.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    again: list[str] = []
+    client._py_files(str(tmp_path / "pkg"), again)
+    assert again != lines
+    assert client._checksum("\n".join(again).encode()) != client._checksum("\n".join(lines).encode())
+
+
+@given(data=st.binary(min_size=7, max_size=300), at=st.integers(min_value=0), new=st.binary(min_size=1, max_size=7))
+def test_the_checksum_sees_every_short_edit(data: bytes, at: int, new: bytes) -> None:
+    """Replacing up to 7 bytes anywhere changes ``_checksum`` (a prime modulus above 256**7)."""
+    from eqsat import client
+
+    at %= len(data) - len(new) + 1
+    edited = data[:at] + new + data[at + len(new):]
+    assume(edited != data)
+    assert client._checksum(edited) != client._checksum(data)
