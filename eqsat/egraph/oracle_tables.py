@@ -28,7 +28,11 @@ base sorts (``String``, ``i64``, ...) that atom and those analyses bind (the *co
 * the rule's *answers* relation ``A(p, n, o...)``, filled from ``K`` by a rule whose query is
   ``K`` and the rule's own oracle facts (in their order: its guards still cut the calls
   short) and whose action records the values ``o...`` of the actions' oracle expressions;
-* the rule itself: its query's other facts and ``(A p n o...)``; its actions read ``o...``.
+* the rule itself: its query's other facts and ``(A p n o...)``; its actions read ``o...``;
+* where several answers relations of one key relation convert the same key column to an
+  oracle's ``PyObject`` argument, a relation ``KP(p, n, pp, pn)`` of the keys with their
+  converted columns, filled once per key, which those fill rules read instead of converting
+  (``_Builder.finish``).
 
 One answers atom per rule, whatever the number of its oracles: each atom of a query is one
 more variant of egglog's semi-naive join, and a lookup per oracle made the rules slower than
@@ -241,6 +245,23 @@ def _ordered_vars(e: Sexp, out: list[str]) -> list[str]:
     return out
 
 
+#: the conversion of a key column's value to a ``PyObject`` (an oracle's argument), per sort
+CONVERSIONS = {"String": "py-from-string", "i64": "py-from-int"}
+
+
+@dataclass
+class _Fill:
+    """One answers relation's fill rule, rendered by ``_Builder.finish``."""
+
+    rule: str
+    keys: str
+    key_sorts: list[str]
+    facts: list[Sexp]
+    outs: list[Sexp]
+    name: str
+    row: list[str]
+
+
 class _Builder:
     """The key relations and answer relations of one section, their fill and drop rules."""
 
@@ -253,6 +274,7 @@ class _Builder:
         self.rules: list[str] = []
         self.drops: list[str] = []
         self.names: list[str] = []
+        self.fills: list[_Fill] = []
 
     def _name(self, kind: str, canon: str) -> str:
         return f"oracle-{kind}-{hashlib.sha256(f'{self.ruleset}|{canon}'.encode()).hexdigest()[:12]}"
@@ -275,7 +297,7 @@ class _Builder:
                 out_sorts: list[str]) -> str:
         """The relation of one rule's oracle answers: a row ``keys... outs...`` for every key of
         ``keys`` that passes the rule's oracle ``facts`` (over ``x0``, ``x1``, ...), with the
-        values of the expressions ``outs`` its actions read."""
+        values of the expressions ``outs`` its actions read. Its fill rule is made by ``finish``."""
         query: list[Sexp] = [[keys, *(f"x{i}" for i in range(len(key_sorts)))], *facts]
         query += [["=", f"o{j}", e] for j, e in enumerate(outs)]
         row = [*(f"x{i}" for i in range(len(key_sorts))), *(f"o{j}" for j in range(len(outs)))]
@@ -283,10 +305,56 @@ class _Builder:
         name = self._name("answers", f"{q}|{rule}")
         self.names.append(name)
         self.decls.append(f"(relation {name} ({' '.join([*key_sorts, *out_sorts])}))")
-        self.rules.append(f"(rule ({q})\n      (({name} {' '.join(row)}))\n"
-                          f"        :ruleset {self.fill} :name \"{RULE_PREFIX}{rule}\")")
+        self.fills.append(_Fill(rule, keys, key_sorts, facts, outs, name, row))
         self._drop(name, len(row))
         return name
+
+    def finish(self) -> None:
+        """The fill rules of the answers relations. Where the fill rules of one key relation
+        convert a key column to a ``PyObject`` (an oracle's argument) more than once between
+        them, the conversion is made once per key: a relation ``oracle-pykeys-...`` holds each
+        key with its converted columns (``p0``, ``p1``...; filled from the keys, dropped with
+        them) and those fill rules read it instead of the key relation. Why: each conversion
+        is a crossing into Python (egglog takes the GIL and pickles the value: ~1 us), and the
+        fill rules of one key relation convert the same columns -- on
+        rr_reduce_add_and_mul_32's first analysis 2,400 conversions for ~350 keys."""
+        uses: dict[str, dict[int, int]] = {}
+        for f in self.fills:
+            text = " ".join(_show(e) for e in [*f.facts, *f.outs])
+            counts = uses.setdefault(f.keys, {})
+            for i, sort in enumerate(f.key_sorts):
+                if sort in CONVERSIONS and f"({CONVERSIONS[sort]} x{i})" in text:
+                    counts[i] = counts.get(i, 0) + 1
+        converted: dict[str, tuple[str, list[int]]] = {}
+        for f in self.fills:
+            if f.keys in converted or f.keys not in uses:
+                continue
+            cols = sorted(i for i, n in uses[f.keys].items() if n >= 2)
+            if not cols:
+                continue
+            name = self._name("pykeys", f.keys)
+            xs = [f"x{i}" for i in range(len(f.key_sorts))]
+            self.decls.append(f"(relation {name} ({' '.join([*f.key_sorts, *('PyObject' for _ in cols)])}))")
+            conv = " ".join(f"({CONVERSIONS[f.key_sorts[i]]} x{i})" for i in cols)
+            self.rules.append(f"(rule (({f.keys} {' '.join(xs)}))\n      (({name} {' '.join(xs)} {conv}))\n"
+                              f"        :ruleset {self.fill} :name \"{RULE_PREFIX}{name}\")")
+            self._drop(name, len(xs) + len(cols))
+            converted[f.keys] = (name, cols)
+        for f in self.fills:
+            xs = [f"x{i}" for i in range(len(f.key_sorts))]
+            head: Sexp = [f.keys, *xs]
+            facts, outs = f.facts, f.outs
+            if f.keys in converted:
+                name, cols = converted[f.keys]
+                head = [name, *xs, *(f"p{i}" for i in cols)]
+                for i in cols:
+                    target = f"({CONVERSIONS[f.key_sorts[i]]} x{i})"
+                    facts = [_replace(e, target, f"p{i}") for e in facts]
+                    outs = [_replace(e, target, f"p{i}") for e in outs]
+            query: list[Sexp] = [head, *facts, *(["=", f"o{j}", e] for j, e in enumerate(outs))]
+            q = "\n       ".join(_show(e) for e in query)
+            self.rules.append(f"(rule ({q})\n      (({f.name} {' '.join(f.row)}))\n"
+                              f"        :ruleset {self.fill} :name \"{RULE_PREFIX}{f.rule}\")")
 
     def _drop(self, name: str, arity: int) -> None:
         xs = " ".join(f"x{i}" for i in range(arity))
@@ -381,4 +449,5 @@ def rewrite(text: str, ruleset: str, fill: str, declarations: str = "") -> Table
     # the relations are declared before the rules that read them; their fill rules come last
     # (a cover may use what the section itself declares)
     body = "".join(out)
+    b.finish()
     return Tabled(f"{b.header()}\n{body}\n" + "\n".join(b.rules + b.drops) + "\n", b.drop, total, b.names)

@@ -94,6 +94,37 @@ def test_each_key_calls_the_oracle_once() -> None:
     assert info.hits + info.misses == 2
 
 
+#: a second rule on the same atom, converting the same key columns: its key is converted once
+RULES_TWICE = RULES + f"""(rule ((= x (P v p n))
+       (!= (py-to-string (py-call {_SCALE} (py-from-string p) (py-from-int 3) (py-from-int n))) ""))
+      ((union x (Q (py-to-string (py-call {_SCALE} (py-from-string p) (py-from-int 5) (py-from-int n))) n)))
+        :ruleset r :name "guarded-twice")
+"""
+
+
+def test_a_key_read_by_several_fill_rules_is_converted_once() -> None:
+    """Two fill rules on one key relation convert its columns: a ``pykeys`` relation holds each
+    key with its ``PyObject`` columns, the fill rules read those instead of converting, and the
+    rules derive what the written ones do; with one fill rule nothing is added."""
+    assert "oracle-pykeys-" not in _tabled().text
+    t = oracle_tables.rewrite(RULES_TWICE, "r", "analysis", DECLS)
+    assert t.count == 2
+    fills = [rule_cse._show(form) for _, _, form in rule_cse._parse(t.text)
+             if isinstance(form, list) and form[0] == "rule" and "oracle-answers-" in rule_cse._show(form[2])
+             and "delete" not in rule_cse._show(form[2])]
+    assert len(fills) == 2
+    for fill in fills:
+        assert fill.startswith("(rule ((oracle-pykeys-") and "(py-from-string x0)" not in fill
+        assert "(py-from-int x1)" not in fill and ("(py-from-int 3)" in fill or "(py-from-int 2)" in fill)
+    filled = [rule_cse._show(form) for _, _, form in rule_cse._parse(t.text)
+              if isinstance(form, list) and form[0] == "rule" and "oracle-pykeys-" in rule_cse._show(form[2])
+              and "delete" not in rule_cse._show(form[2])]
+    assert len(filled) == 1 and "(py-from-string x0) (py-from-int x1)" in filled[0]
+    assert sum("oracle-pykeys-" in d and "delete" in d for d in t.text.split("(rule ")) == 1
+    schedule = "(saturate (seq (saturate (run analysis)) (run r)))"
+    assert _rows(rule_cse.rewrite(t.text), schedule) == _rows(RULES_TWICE, schedule)
+
+
 def test_a_section_without_oracles_is_unchanged() -> None:
     plain = "(datatype T (A i64))\n(rule ((= x (A i)) (> i 0)) ((A (- i 1))))\n"
     assert oracle_tables.rewrite(plain, "r", "analysis").text == plain
