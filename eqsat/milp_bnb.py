@@ -23,9 +23,24 @@ classes held are the needed classes without a choice and those ``must`` lists fo
 holds the classes in every acyclic program of ``c`` -- the greatest fixpoint of ``must[c] = {c}
 union AND_{candidates j of c} OR_{children ch of j} must[ch]`` (valid by induction on a program's
 height; ``eqsat.milp_hitting`` computes the same singletons for the hitting-set rows). Each class
-is counted once, as the DAG pays it once. A node whose bound is not below the incumbent (less a
-tolerance) is cut, and so is a candidate whose node would be; a complete program below it becomes
-the incumbent. Candidates are tried cheapest bound first.
+is counted once, as the DAG pays it once. The bound adds, once each, the shared costs not paid
+yet that every completion pays: those of the candidate just chosen, and those *forced* by a
+held class -- a shared cost that every usable candidate of the class is a member of (a rotation
+class with one candidate: its input's hoisted key-switch setup). A held class is in every
+completion with one of its candidates, so such a cost is paid there; a shared cost is counted
+apart from the classes (whose ``cheapest`` is a candidate's own cost), and only while it is not
+paid (a paid one is in the cost so far): nothing is counted twice. Classes and shared costs
+share one bit space (shared cost ``s`` is bit ``size + s``), so ``held`` carries both and one
+remembered sum prices them. A node whose bound is not below the incumbent (less a tolerance) is
+cut, and so is a candidate whose node would be; a complete program below it becomes the
+incumbent. Candidates are tried cheapest bound first. The forced shared costs cut
+rr_reduce_add_and_mul_32's proof of its start from 485 nodes to 199 (its 11 classes with a
+choice sit above 64 single-candidate ones, mostly rotations whose setups the bound did not see
+until a member was chosen) and proves the start of 6 more of the suite's 36 searched models at the
+root. A stronger valid bound cuts only subtrees without a program the search would keep: the
+optimum's cost is the same, and a search that proves its incumbent visits a subset of the nodes
+it visited before. The options are ordered by the stronger bound, so where several programs tie
+in cost and classes the one kept could differ from before (over the suite's models, none did).
 
 Why: the small e-graphs of the rotation kernels spend most of their extract stage in HiGHS's
 branch and bound (rr_rotation_duplicated: 36 classes, 94 candidates, the LP bound 33 against the
@@ -116,32 +131,50 @@ def search(
     for c in classes:
         for j in usable[c]:
             kids[j] = tuple(sorted(set(cands[j].children)))
-    groups: dict[int, list[int]] = {}
-    setup_cost: list[float] = []
-    for s, (cost, members) in enumerate(pb.setups):
-        setup_cost.append(cost)
-        for j in members:
-            groups.setdefault(j, []).append(s)
     must_of = _must(usable, classes, kids)
     size = max(classes) + 1
-    cheapest = [0.0] * size
+    # bits: class ``c`` is bit ``c``, shared cost ``s`` bit ``size + s`` (module docstring)
+    cheapest = [0.0] * (size + len(pb.setups))
+    gbits: dict[int, int] = {}  # candidate -> the bits of its shared costs
+    for s, (cost, members) in enumerate(pb.setups):
+        cheapest[size + s] = cost
+        b = 1 << (size + s)
+        for j in members:
+            if j in kids:
+                gbits[j] = gbits.get(j, 0) | b
     options_of = [0] * size
+    forced = [0] * size  # class -> the bits of the shared costs every candidate of it is in
+    for c in classes:
+        js = usable[c]
+        cheapest[c] = min(cands[j].cost for j in js)
+        options_of[c] = len(js)
+        inter = -1
+        for j in js:
+            inter &= gbits.get(j, 0)
+        forced[c] = inter
+    # ``must[c]``: the classes of ``_must`` and the shared costs that one of them forces
     must = [0] * size
     for c in classes:
-        cheapest[c] = min(cands[j].cost for j in usable[c])
-        options_of[c] = len(usable[c])
-        must[c] = must_of[c]
-    #: candidate -> (cost, shared costs, bits of the children, union of the children's ``must``)
-    info: dict[int, tuple[float, tuple[int, ...], int, int]] = {}
+        m = must_of[c]
+        held = m
+        while m:
+            low = m & -m
+            held |= forced[low.bit_length() - 1]
+            m ^= low
+        must[c] = held
+    class_bits = (1 << size) - 1
+    #: candidate -> (cost, bits of its shared costs, bits of the children, the union of the
+    #: children's ``must`` and its own shared costs)
+    info: dict[int, tuple[float, int, int, int]] = {}
     for j, ks in kids.items():
         bits = 0
-        held_by = 0
+        gj = gbits.get(j, 0)
+        held_by = gj
         for ch in ks:
             bits |= 1 << ch
             held_by |= must[ch]
-        info[j] = (cands[j].cost, tuple(groups.get(j, ())), bits, held_by)
+        info[j] = (cands[j].cost, gj, bits, held_by)
     opts = [tuple(usable[c]) for c in range(size)]
-    paid = [0] * len(setup_cost)  # chosen members per shared cost
     pick = [-1] * size  # class -> chosen candidate (-1: none yet)
     order: list[int] = []  # the classes with a choice, in the order they got it
     budget = NODE_BUDGET if budget is None else budget
@@ -153,15 +186,16 @@ def search(
     best_count = 0
     best_pick: dict[int, int] | None = None
     nodes = 0
+    # the chosen classes and the paid shared costs
     chosen_mask = 0
-    # the cheapest-candidate sum of a mask of classes, summed lowest class first (the order
+    # the cheapest-candidate (or shared-cost) sum of a mask, summed lowest bit first (the order
     # fixes the float result), remembered per mask: a search meets the same masks again and
-    # again. Classes whose cheapest candidate costs nothing add nothing and are left out.
+    # again. Bits whose cost is nothing add nothing and are left out.
     sums: dict[int, float] = {0: 0.0}
     priced = 0
-    for c in classes:
-        if cheapest[c]:
-            priced |= 1 << c
+    for b, x in enumerate(cheapest):
+        if x:
+            priced |= 1 << b
 
     def bits_sum(mask: int) -> float:
         mask &= priced
@@ -200,13 +234,15 @@ def search(
             single |= 1 << c
 
     def dfs(cost: float, need: int, held: int) -> None:
-        # ``held``: the classes without a choice that every completion holds -- the union of
-        # ``must`` over the open classes (needed, no choice), less the chosen ones. Passed down,
-        # not recomputed: a child's is its parent's with the chosen candidate's children's
-        # ``must`` added, less the chosen classes. The same set: ``must[c]`` lies within ``c``
-        # and the union of ``must`` over the children of any candidate of ``c`` (the fixpoint
-        # of ``_must``), and a chosen class's ``must`` within the ``must`` of the open classes
-        # below it (its children are needed, and chosen ones recurse down an acyclic choice).
+        # ``held``: what every completion holds that has no choice (classes) or is not paid
+        # (shared costs) -- the union of ``must`` over the open classes (needed, no choice) and
+        # the shared costs they force, less the chosen and the paid. Passed down, not
+        # recomputed: a child's is its parent's with the chosen candidate's ``held_by`` added,
+        # less the chosen and paid. The same set: ``must[c]`` lies within ``c`` and the union of
+        # ``must`` over the children of any candidate of ``c`` (the fixpoint of ``_must``), and
+        # a chosen class's ``must`` within the ``must`` of the open classes below it (its
+        # children are needed, and chosen ones recurse down an acyclic choice); a shared cost
+        # forced by a class stays held until it is paid.
         # A node is cut when its bound ``lb`` (holding ``count`` classes) is no better than the
         # best: ``lb > best + tol or (lb >= best - tol and count >= best_count)``
         nonlocal chosen_mask, nodes, best, best_count, best_pick
@@ -225,9 +261,9 @@ def search(
             return
         # the open class with the fewest candidates, the lowest first: one with a single
         # candidate when there is one (every class has at least one)
-        forced = open_ & single
-        if forced:
-            c = (forced & -forced).bit_length() - 1
+        forced_open = open_ & single
+        if forced_open:
+            c = (forced_open & -forced_open).bit_length() - 1
         else:
             m = open_
             c = -1
@@ -243,22 +279,22 @@ def search(
         rest = held & ~bit
         got = sums.get(rest & priced)
         base = cost + (got if got is not None else bits_sum(rest))
-        base_count = npick + 1 + rest.bit_count()
-        # per candidate of c: its cost, the shared costs it starts paying and the classes its
-        # children add to those held
+        base_count = npick + 1 + (rest & class_bits).bit_count()
+        # per candidate of c: the bound with it (its cost, and what its children and its shared
+        # costs add to what is held), and what it adds to the cost: its own and its shared
+        # costs not paid yet
         options: list[tuple[float, int, int, float]] = []
-        free = ~(chosen_mask | held)
+        paid = chosen_mask
+        free = ~(paid | held)
         for j in opts[c]:
-            add, shared, _, held_by = info[j]
-            for s in shared:
-                if not paid[s]:
-                    add += setup_cost[s]
+            own, gj, _, held_by = info[j]
             more = held_by & free
             got = sums.get(more & priced)
-            lb = base + add + (got if got is not None else bits_sum(more))
-            count = base_count + more.bit_count()
+            lb = base + own + (got if got is not None else bits_sum(more))
+            count = base_count + (more & class_bits).bit_count()
             if not (lb > best + tol or (lb >= best - tol and count >= best_count)):
-                options.append((lb, count, j, add))
+                new = gj & ~paid
+                options.append((lb, count, j, own + bits_sum(new) if new else own))
         if len(options) > 1:
             options.sort()
         for lb, count, j, add in options:
@@ -271,18 +307,14 @@ def search(
                     break
             if cyclic:
                 continue
-            _, shared, kid_bits, held_by = info[j]
-            for s in shared:
-                paid[s] += 1
+            _, gj, kid_bits, held_by = info[j]
             pick[c] = j
             order.append(c)
-            chosen_mask |= bit
+            chosen_mask = paid | bit | gj
             dfs(cost + add, need | kid_bits, (held | held_by) & ~chosen_mask)
-            chosen_mask &= ~bit
+            chosen_mask = paid
             order.pop()
             pick[c] = -1
-            for s in shared:
-                paid[s] -= 1
 
     need0 = 0
     held0 = 0

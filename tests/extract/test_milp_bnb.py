@@ -5,7 +5,9 @@ towards fewer classes, and hands over to the MILP when its node budget runs out.
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 
 import pytest
 from hypothesis import given, settings
@@ -165,11 +167,20 @@ def test_the_floor_is_asked_for_late_and_stops_the_search(monkeypatch: pytest.Mo
 
 
 def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incumbent: float,
-                 budget: int = milp_bnb.NODE_BUDGET) -> milp_bnb.Result | None:
+                 budget: int = milp_bnb.NODE_BUDGET, forced_shared: bool = True) -> milp_bnb.Result | None:
     """The search of ``eqsat.milp_bnb`` as first written (main's before the held classes were
     passed down): every node takes the union of ``must`` over its open classes and sums the
-    cheapest costs bit by bit. The reference of ``test_the_same_search_as_the_plain_one``."""
+    cheapest costs bit by bit. The reference of ``test_the_same_search_as_the_plain_one``.
+    ``forced_shared``: the bound also counts, once each, the shared costs not paid yet that every
+    candidate of a held class (or of the class branched on, or of one its option adds) is in;
+    without it, the bound before they were (the option's own shared costs only)."""
     cands = pb.cands
+    gbit = {j: 0 for c in classes for j in usable[c]}
+    for s, (_, members) in enumerate(pb.setups):
+        for j in members:
+            if j in gbit:
+                gbit[j] |= 1 << s
+    forced = {c: functools.reduce(operator.and_, (gbit[j] for j in usable[c])) for c in classes}
     kids = {j: tuple(sorted(set(cands[j].children))) for c in classes for j in usable[c]}
     groups: dict[int, list[int]] = {}
     for s, (_, members) in enumerate(pb.setups):
@@ -185,11 +196,20 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
     def bits(mask: int) -> list[int]:
         return [x for x in range(mask.bit_length()) if mask >> x & 1]
 
-    def bits_sum(mask: int) -> float:
+    def bits_sum(mask: int, gmask: int = 0) -> float:
+        # the classes, then the shared costs, each lowest first (the search's order of its bits)
         total = 0.0
         for x in bits(mask):
             total += cheapest[x]
+        for s in bits(gmask):
+            total += pb.setups[s][0]
         return total
+
+    def forced_by(mask: int) -> int:
+        out = 0
+        for x in bits(mask):
+            out |= forced[x] if forced_shared else 0
+        return out
 
     def cut(lb: float, count: int) -> bool:
         return lb > best[0] + tol or (lb >= best[0] - tol and count >= best[1])  # type: ignore[operator]
@@ -222,7 +242,9 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
             held |= must[x]
         held &= ~chosen
         rest = held & ~(1 << c)
-        base, base_count = cost + bits_sum(rest), len(pick) + 1 + rest.bit_count()
+        unpaid = sum(1 << s for s in range(len(pb.setups)) if not paid[s])
+        held_g = forced_by(held) & unpaid
+        base, base_count = cost + bits_sum(rest, held_g), len(pick) + 1 + rest.bit_count()
         options = []
         for j in usable[c]:
             add = cands[j].cost
@@ -233,7 +255,12 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
             for ch in kids[j]:
                 more |= must[ch]
             more &= ~chosen & ~held
-            lb, count = base + add + bits_sum(more), base_count + more.bit_count()
+            if forced_shared:
+                more_g = (forced_by(more) | gbit[j]) & unpaid & ~held_g
+                lb = base + cands[j].cost + bits_sum(more, more_g)
+            else:
+                lb = base + add + bits_sum(more)
+            count = base_count + more.bit_count()
             if not cut(lb, count):
                 options.append((lb, count, j, add))
         for lb, count, j, add in sorted(options):
@@ -264,7 +291,8 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
 def test_the_same_search_as_the_plain_one(pb: Problem, incumbent: float, budget: int) -> None:
     # the held classes passed down, the forced class by a mask and the remembered sums change
     # nothing: the same nodes, in the same order (the same count within any budget), the same
-    # program and cost
+    # program and cost; without the forced shared costs in the bound, the same result in as many
+    # nodes or more
     pr = milp._prune(pb)
     if pr is None or any(cd.cost < 0 for cd in pb.cands):
         return
@@ -276,3 +304,26 @@ def test_the_same_search_as_the_plain_one(pb: Problem, incumbent: float, budget:
         if got is not None and ref is not None:
             assert (got.better, got.cost, got.pick, got.nodes) == (ref.better, ref.cost, ref.pick, ref.nodes)
             assert list(got.pick.items()) == list(ref.pick.items())
+    weak = plain_search(pb, usable, classes, incumbent, forced_shared=False)
+    got = milp_bnb.search(pb, usable, classes, incumbent)
+    assert weak is not None and got is not None
+    assert (got.better, got.cost) == (weak.better, weak.cost) and got.nodes <= weak.nodes
+
+
+def test_a_forced_shared_cost_counts_in_the_bound() -> None:
+    # root = h(r1) (0) or leaf (5); r1 = a rotation of x (1) whose only candidate shares a cost
+    # of 10 with r2's: every program through h pays 11, so the start (the leaf, 5) is proven at
+    # the root, where the bound without the shared cost (1) needed r1 branched on first
+    x, r1, r2, root = range(4)
+    cands = [_plain(x, 0.0, (), 0), _plain(r1, 1.0, (x,), 1), _plain(r2, 1.0, (x,), 2),
+             _plain(root, 0.0, (r1,), 3), _plain(root, 5.0, (), 4)]
+    pb = Problem(4, [True] * 4, cands, [root], [(10.0, (1, 2))])
+    usable, classes = milp._prune(pb) or ([], [])
+    got = milp_bnb.search(pb, usable, classes, 5.0)
+    weak = plain_search(pb, usable, classes, 5.0, forced_shared=False)
+    assert got is not None and weak is not None and not got.better and not weak.better
+    assert got.nodes == 1 and weak.nodes == 2
+    # cheaper than the leaf when the shared cost is: found
+    pb.setups = [(3.0, (1, 2))]
+    got = milp_bnb.search(pb, usable, classes, 5.0)
+    assert got is not None and got.better and got.cost == 4.0 and got.pick == {root: 3, r1: 1, x: 0}
