@@ -174,6 +174,10 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
     saving = costs.hoisted_saving  # a property that reads the table: once, not per e-node
     widths = hoisting.class_slots(g) if ragged else []
     isfinite = math.isfinite
+    # ``node_cost`` depends on the op, whether any and whether all children are secret and, for
+    # an extraction, whether it is of slot 0: remembered per such key (rr_reduce_add_and_mul_32:
+    # 546 extractable e-nodes, a handful of keys)
+    priced: dict[tuple[str, bool, bool, bool], float] = {}
     for idx, n in enumerate(g.nodes):
         if not n.extractable:
             continue
@@ -201,13 +205,17 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
             kind, inc = "max", noise.plain_operand_bits(mag)
         else:
             kind, inc = "max", 0.0
-        w = node_cost(n, csec, costs)[0]
+        key = (op, True in csec, False not in csec, op == "Ext" and n.lits[0] == 0)
+        w = priced.get(key)
+        if w is None:
+            w = priced[key] = node_cost(n, csec, costs)[0]
         if op == "Rot" and sec_c and ragged and hoisting.is_ragged(widths[kids[0]]):
             w += ragged
         if isfinite(w):
-            src = hoisting.rotation_input(n) if sec_c and saving else None
-            if src is not None and secret[src]:
-                rotations.setdefault(src, []).append(len(cands))
+            if sec_c and saving and (op == "Rot" or (op == "Ext" and n.lits[0] != 0)):
+                src = kids[0]  # hoisting.rotation_input(n)
+                if secret[src]:
+                    rotations.setdefault(src, []).append(len(cands))
             cands.append(Cand(c, w, kids, kind, inc, idx))
     return Problem(g.num_classes, secret, cands, list(roots), _hoisting_setups(cands, rotations, costs))
 
