@@ -248,8 +248,14 @@ def reduce(
     extra = ix.extra
     kids, cost, xtra = ix.kids, ix.cost, ix.xtra
     inf = math.inf
-    for _ in range(max_rounds):
-        new = dominated(pb, usable, classes, with_noise, ix)
+    for rnd in range(max_rounds):
+        # dominance only in the first round: a later round's candidates are a subset of the
+        # first's, per class, and none of them was dominated there -- ``dominated`` tries every
+        # usable sibling not itself dominated, and whether ``b`` dominates ``a`` depends on the
+        # two candidates alone, so a pair a later round could find the first round found (and
+        # dropped ``a``). The later rounds' call found nothing (0.2 ms of
+        # rr_reduce_add_and_mul_32's 1.8 ms of reductions)
+        new = dominated(pb, usable, classes, with_noise, ix) if rnd == 0 else {}
         red.by_dominance += len(new)
         red.dropped.update(new)
         keep = {new.get(j, j) for j in keep}  # a kept candidate's dominator is as cheap: kept

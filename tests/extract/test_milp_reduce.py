@@ -297,3 +297,35 @@ def test_one_index_for_every_round(pb: Problem, with_noise: bool) -> None:
     a = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent, index=index)
     b = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent)
     assert a[0] == b[0] and a[1:] == b[1:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), problems(noisy=True)), st.booleans(), st.integers(0, 2**16))
+def test_nothing_left_dominated_after_the_rounds(pb: Problem, with_noise: bool, seed: int) -> None:
+    # dominance runs in the first round only: whatever the later rounds drop, no candidate left
+    # is dominated by another left, and the reduction is the one with dominance in every round
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    usable, _ = pr
+    warm = tree_start(pb, seed)
+    known = milp._warm_cost(pb, warm, usable) if warm else None
+    incumbent = None if with_noise or known is None else known[0]
+
+    def prune(drop: frozenset[int]) -> tuple[list[list[int]], list[int]]:
+        return milp._prune(pb, drop) or ([], [])
+
+    red, usable, classes = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent)
+    assert milp_reduce.dominated(pb, usable, classes, with_noise) == {}
+    calls: list[int] = []
+    real = milp_reduce.dominated
+
+    def every_round(*args: object, **kw: object) -> dict[int, int]:
+        calls.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(milp_reduce, "dominated", every_round)
+        again = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent)
+    assert len(calls) == 1
+    assert (again[0], again[1], again[2]) == (red, usable, classes)
