@@ -24,17 +24,20 @@ holds the classes in every acyclic program of ``c`` -- the greatest fixpoint of 
 union AND_{candidates j of c} OR_{children ch of j} must[ch]`` (valid by induction on a program's
 height; ``eqsat.milp_hitting`` computes the same singletons for the hitting-set rows). Each class
 is counted once, as the DAG pays it once. The bound adds, once each, the shared costs not paid
-yet that every completion pays: those of the candidate just chosen, and those *forced* by a
-held class -- a shared cost that every usable candidate of the class is a member of (a rotation
-class with one candidate: its input's hoisted key-switch setup). A held class is in every
-completion with one of its candidates, so such a cost is paid there; a shared cost is counted
-apart from the classes (whose ``cheapest`` is a candidate's own cost), and only while it is not
-paid (a paid one is in the cost so far): nothing is counted twice. Classes and shared costs
-share one bit space (shared cost ``s`` is bit ``size + s``), so ``held`` carries both and one
-remembered sum prices them. A node whose bound is not below the incumbent (less a tolerance) is
+yet that every completion pays: those of the candidate just chosen, and those ``must`` holds
+for the open classes. ``must[c]`` holds shared costs beside classes: the same equation with
+``forced[c]`` -- the shared costs that every usable candidate of ``c`` is a member of (a
+rotation class with one candidate: its input's hoisted key-switch setup) -- joined to ``{c}``:
+``must[c] = {c} union forced[c] union AND_j OR_ch must[ch]``; by the same induction every
+program of ``c`` chooses a candidate of ``c`` (a member of each group in ``forced[c]``, which is
+then paid) and holds a program of each of its children. A shared cost is counted apart from the
+classes (whose ``cheapest`` is a candidate's own cost), and only while it is not paid (a paid
+one is in the cost so far): nothing is counted twice. Classes and shared costs share one bit
+space (shared cost ``s`` is bit ``size + s``), so ``held`` carries both and one remembered sum
+prices them. A node whose bound is not below the incumbent (less a tolerance) is
 cut, and so is a candidate whose node would be; a complete program below it becomes the
 incumbent. Candidates are tried cheapest bound first. The forced shared costs cut
-rr_reduce_add_and_mul_32's proof of its start from 485 nodes to 199 (its 11 classes with a
+rr_reduce_add_and_mul_32's proof of its start from 485 nodes to 189 (its 11 classes with a
 choice sit above 64 single-candidate ones, mostly rotations whose setups the bound did not see
 until a member was chosen) and proves the start of 6 more of the suite's 36 searched models at the
 root. A stronger valid bound cuts only subtrees without a program the search would keep: the
@@ -85,25 +88,52 @@ class _Proven(Exception):
 
 
 def _must(
-    usable: Sequence[Sequence[int]], classes: Sequence[int], kids: Mapping[int, tuple[int, ...]]
+    usable: Sequence[Sequence[int]], classes: Sequence[int], kids: Mapping[int, tuple[int, ...]],
+    own: Sequence[int] | None = None,
 ) -> dict[int, int]:
     """Per class, a bit mask (bit ``c`` for class ``c``) of the classes in every acyclic program
-    of it: the greatest fixpoint of the module docstring's equation, iterated from every class."""
+    of it: the greatest fixpoint of the module docstring's equation, iterated from every class.
+    ``own``: per class, more bits that every program of the class holds (the shared costs it
+    forces); they join the equation as ``c`` does (``{c} union own[c] union AND OR ...``), and a
+    bit in the fixpoint is then held by every program of the class (the same induction)."""
     full = 0
     for c in classes:
         full |= 1 << c
+        if own is not None:
+            full |= own[c]
     must = dict.fromkeys(classes, full)
+    # the sweeps go children first (a depth-first post-order; the fixpoint is the greatest
+    # whatever the order, as every step maps a value above it to one above it): an acyclic
+    # problem settles in one sweep and a second confirms it (rr_reduce_add_and_mul_32: 7 sweeps
+    # in class order)
+    order: list[int] = []
+    done = set()
+    for top in classes:
+        if top in done:
+            continue
+        done.add(top)
+        stack = [(top, iter([ch for j in usable[top] for ch in kids[j]]))]
+        while stack:
+            c, it = stack[-1]
+            for ch in it:
+                if ch not in done and ch in must:
+                    done.add(ch)
+                    stack.append((ch, iter([x for j in usable[ch] for x in kids[j]])))
+                    break
+            else:
+                stack.pop()
+                order.append(c)
     changed = True
     while changed:
         changed = False
-        for c in classes:
+        for c in order:
             inter = full
             for j in usable[c]:
                 union = 0
                 for ch in kids[j]:
                     union |= must.get(ch, full)
                 inter &= union
-            new = (inter | (1 << c)) & must[c]
+            new = (inter | (1 << c) | (own[c] if own is not None else 0)) & must[c]
             if new != must[c]:
                 must[c] = new
                 changed = True
@@ -131,7 +161,6 @@ def search(
     for c in classes:
         for j in usable[c]:
             kids[j] = tuple(sorted(set(cands[j].children)))
-    must_of = _must(usable, classes, kids)
     size = max(classes) + 1
     # bits: class ``c`` is bit ``c``, shared cost ``s`` bit ``size + s`` (module docstring)
     cheapest = [0.0] * (size + len(pb.setups))
@@ -152,16 +181,11 @@ def search(
         for j in js:
             inter &= gbits.get(j, 0)
         forced[c] = inter
-    # ``must[c]``: the classes of ``_must`` and the shared costs that one of them forces
+    # ``must[c]``: the classes of ``_must`` and the shared costs that every program of ``c`` pays:
+    # those its classes force, and those that every candidate's children's programs pay
     must = [0] * size
-    for c in classes:
-        m = must_of[c]
-        held = m
-        while m:
-            low = m & -m
-            held |= forced[low.bit_length() - 1]
-            m ^= low
-        must[c] = held
+    for c, m in _must(usable, classes, kids, forced).items():
+        must[c] = m
     class_bits = (1 << size) - 1
     #: candidate -> (cost, bits of its shared costs, bits of the children, the union of the
     #: children's ``must`` and its own shared costs)

@@ -171,16 +171,20 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
     """The search of ``eqsat.milp_bnb`` as first written (main's before the held classes were
     passed down): every node takes the union of ``must`` over its open classes and sums the
     cheapest costs bit by bit. The reference of ``test_the_same_search_as_the_plain_one``.
-    ``forced_shared``: the bound also counts, once each, the shared costs not paid yet that every
-    candidate of a held class (or of the class branched on, or of one its option adds) is in;
-    without it, the bound before they were (the option's own shared costs only)."""
+    ``forced_shared``: ``must`` also holds the shared costs (bit ``size + s``) that every candidate
+    of a class is in, and the bound counts, once each, those not paid yet that every completion
+    holds (or the option's candidate is in); without it, the bound before they were (the
+    option's own shared costs only)."""
     cands = pb.cands
+    size = max(classes) + 1
     gbit = {j: 0 for c in classes for j in usable[c]}
     for s, (_, members) in enumerate(pb.setups):
         for j in members:
             if j in gbit:
-                gbit[j] |= 1 << s
-    forced = {c: functools.reduce(operator.and_, (gbit[j] for j in usable[c])) for c in classes}
+                gbit[j] |= 1 << (size + s)
+    forced = [0] * size
+    for c in classes:
+        forced[c] = functools.reduce(operator.and_, (gbit[j] for j in usable[c]))
     kids = {j: tuple(sorted(set(cands[j].children))) for c in classes for j in usable[c]}
     groups: dict[int, list[int]] = {}
     for s, (_, members) in enumerate(pb.setups):
@@ -188,7 +192,7 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
             groups.setdefault(j, []).append(s)
     paid = [0] * len(pb.setups)
     cheapest = {c: min(cands[j].cost for j in usable[c]) for c in classes}
-    must = milp_bnb._must(usable, classes, kids)
+    must = milp_bnb._must(usable, classes, kids, forced if forced_shared else None)
     pick: dict[int, int] = {}
     tol = 1e-6 * (1.0 + (abs(incumbent) if math.isfinite(incumbent) else 0.0))
     best: list[object] = [incumbent, 0, None, 0]  # cost, count, pick, nodes
@@ -196,20 +200,12 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
     def bits(mask: int) -> list[int]:
         return [x for x in range(mask.bit_length()) if mask >> x & 1]
 
-    def bits_sum(mask: int, gmask: int = 0) -> float:
-        # the classes, then the shared costs, each lowest first (the search's order of its bits)
+    def bits_sum(mask: int) -> float:
+        # the classes, then the shared costs (bit size + s), each lowest first
         total = 0.0
         for x in bits(mask):
-            total += cheapest[x]
-        for s in bits(gmask):
-            total += pb.setups[s][0]
+            total += cheapest[x] if x < size else pb.setups[x - size][0]
         return total
-
-    def forced_by(mask: int) -> int:
-        out = 0
-        for x in bits(mask):
-            out |= forced[x] if forced_shared else 0
-        return out
 
     def cut(lb: float, count: int) -> bool:
         return lb > best[0] + tol or (lb >= best[0] - tol and count >= best[1])  # type: ignore[operator]
@@ -240,11 +236,11 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
         held = 0
         for x in open_:
             held |= must[x]
-        held &= ~chosen
+        done = chosen | sum(1 << (size + s) for s in range(len(pb.setups)) if paid[s])
+        held &= ~done
         rest = held & ~(1 << c)
-        unpaid = sum(1 << s for s in range(len(pb.setups)) if not paid[s])
-        held_g = forced_by(held) & unpaid
-        base, base_count = cost + bits_sum(rest, held_g), len(pick) + 1 + rest.bit_count()
+        classes_of_rest = rest & ((1 << size) - 1)
+        base, base_count = cost + bits_sum(rest), len(pick) + 1 + classes_of_rest.bit_count()
         options = []
         for j in usable[c]:
             add = cands[j].cost
@@ -254,13 +250,13 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
             more = 0
             for ch in kids[j]:
                 more |= must[ch]
-            more &= ~chosen & ~held
             if forced_shared:
-                more_g = (forced_by(more) | gbit[j]) & unpaid & ~held_g
-                lb = base + cands[j].cost + bits_sum(more, more_g)
+                more = (more | gbit[j]) & ~done & ~held
+                lb = base + cands[j].cost + bits_sum(more)
             else:
+                more &= ~done & ~held
                 lb = base + add + bits_sum(more)
-            count = base_count + more.bit_count()
+            count = base_count + (more & ((1 << size) - 1)).bit_count()
             if not cut(lb, count):
                 options.append((lb, count, j, add))
         for lb, count, j, add in sorted(options):
@@ -327,3 +323,32 @@ def test_a_forced_shared_cost_counts_in_the_bound() -> None:
     pb.setups = [(3.0, (1, 2))]
     got = milp_bnb.search(pb, usable, classes, 5.0)
     assert got is not None and got.better and got.cost == 4.0 and got.pick == {root: 3, r1: 1, x: 0}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), owned_problems()))
+def test_must_is_the_fixpoint_in_any_order(pb: Problem) -> None:
+    # _must sweeps children first; sweeping in class order (as first written) reaches the same
+    # greatest fixpoint
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    usable, classes = pr
+    kids = {j: tuple(sorted(set(pb.cands[j].children))) for c in classes for j in usable[c]}
+    full = sum(1 << c for c in classes)
+    ref = dict.fromkeys(classes, full)
+    changed = True
+    while changed:
+        changed = False
+        for c in classes:
+            inter = full
+            for j in usable[c]:
+                union = 0
+                for ch in kids[j]:
+                    union |= ref.get(ch, full)
+                inter &= union
+            new = (inter | (1 << c)) & ref[c]
+            if new != ref[c]:
+                ref[c] = new
+                changed = True
+    assert milp_bnb._must(usable, classes, kids) == ref
