@@ -198,7 +198,9 @@ def search(
             bits |= 1 << ch
             held_by |= must[ch]
         info[j] = (cands[j].cost, gj, bits, held_by)
-    opts = [tuple(usable[c]) for c in range(size)]
+    opts: list[tuple[int, ...]] = [()] * size  # the classes searched: their usable candidates
+    for c in classes:
+        opts[c] = tuple(usable[c])
     pick = [-1] * size  # class -> chosen candidate (-1: none yet)
     order: list[int] = []  # the classes with a choice, in the order they got it
     budget = NODE_BUDGET if budget is None else budget
@@ -251,11 +253,12 @@ def search(
                     stack.append(ch)
         return False
 
-    #: the classes with a single candidate: one of them open is the class branched on
-    single = 0
+    #: the classes by their number of candidates, the fewest first: the first mask that holds
+    #: an open class gives the class branched on (its lowest)
+    masks: dict[int, int] = {}
     for c in classes:
-        if options_of[c] == 1:
-            single |= 1 << c
+        masks[options_of[c]] = masks.get(options_of[c], 0) | 1 << c
+    by_options = [masks[k] for k in sorted(masks)]
 
     def dfs(cost: float, need: int, held: int) -> None:
         # ``held``: what every completion holds that has no choice (classes) or is not paid
@@ -285,20 +288,11 @@ def search(
             return
         # the open class with the fewest candidates, the lowest first: one with a single
         # candidate when there is one (every class has at least one)
-        forced_open = open_ & single
-        if forced_open:
-            c = (forced_open & -forced_open).bit_length() - 1
-        else:
-            m = open_
-            c = -1
-            fewest = math.inf
-            while m:
-                low = m & -m
-                x = low.bit_length() - 1
-                m ^= low
-                if options_of[x] < fewest:
-                    fewest = options_of[x]
-                    c = x
+        for by in by_options:
+            m = open_ & by
+            if m:
+                c = (m & -m).bit_length() - 1
+                break
         bit = 1 << c
         rest = held & ~bit
         got = sums.get(rest & priced)
