@@ -208,6 +208,9 @@ def path_bounds(
     above: dict[int, float] = {}
     heap = [(0.0, r) for r in set(pb.roots)]
     heapq.heapify(heap)
+    # the least value queued per class: a value not below it is not queued (it would pop after
+    # it and be skipped), so the same classes pop in the same order with the same values
+    queued: dict[int, float] = {}
     while heap:
         v, c = heappop(heap)
         if c in above:
@@ -217,7 +220,10 @@ def path_bounds(
             w = v + cost[j] + xtra[j]
             for ch in kids[j]:
                 if ch not in above:
-                    heappush(heap, (w, ch))
+                    q = queued.get(ch)
+                    if q is None or w < q:
+                        queued[ch] = w
+                        heappush(heap, (w, ch))
     return below, above
 
 

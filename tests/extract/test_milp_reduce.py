@@ -396,3 +396,30 @@ def test_the_same_reduction_as_first_written(pb: Problem, with_noise: bool, seed
                                       max_rounds=max_rounds)
         assert got[0] == ref[0]
         assert got[1] == ref[1] and got[2] == ref[2]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), problems(noisy=True)))
+def test_the_chains_from_the_roots_as_first_written(pb: Problem) -> None:
+    # path_bounds queues a class's chain only below the least value queued for it: the same
+    # classes pop in the same order with the same values as when every chain was queued
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    usable, classes = pr
+    extra = milp_reduce._shared_on_path(pb)
+    _, above = milp_reduce.path_bounds(pb, usable, classes, extra)
+    ref: dict[int, float] = {}
+    heap = [(0.0, r) for r in set(pb.roots)]
+    heapq.heapify(heap)
+    while heap:
+        v, c = heapq.heappop(heap)
+        if c in ref:
+            continue
+        ref[c] = v
+        for j in usable[c]:
+            w = v + pb.cands[j].cost + extra.get(j, 0.0)
+            for ch in set(pb.cands[j].children):
+                if ch not in ref:
+                    heapq.heappush(heap, (w, ch))
+    assert list(above.items()) == list(ref.items())
