@@ -287,8 +287,8 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
 def test_the_same_search_as_the_plain_one(pb: Problem, incumbent: float, budget: int) -> None:
     # the held classes passed down, the forced class by a mask and the remembered sums change
     # nothing: the same nodes, in the same order (the same count within any budget), the same
-    # program and cost; without the forced shared costs in the bound, the same result in as many
-    # nodes or more
+    # program and cost; without the forced shared costs in the bound, the same cost, and as many
+    # nodes or more to prove the optimum
     pr = milp._prune(pb)
     if pr is None or any(cd.cost < 0 for cd in pb.cands):
         return
@@ -303,7 +303,13 @@ def test_the_same_search_as_the_plain_one(pb: Problem, incumbent: float, budget:
     weak = plain_search(pb, usable, classes, incumbent, forced_shared=False)
     got = milp_bnb.search(pb, usable, classes, incumbent)
     assert weak is not None and got is not None
-    assert (got.better, got.cost) == (weak.better, weak.cost) and got.nodes <= weak.nodes
+    assert (got.better, got.cost) == (weak.better, weak.cost)
+    # proving an optimal incumbent (no program below it to find, so the order of the options
+    # does not matter): a subset of the nodes
+    proof = milp_bnb.search(pb, usable, classes, got.cost)
+    weak_proof = plain_search(pb, usable, classes, got.cost, forced_shared=False)
+    assert proof is not None and weak_proof is not None and not proof.better and not weak_proof.better
+    assert proof.nodes <= weak_proof.nodes
 
 
 def test_a_forced_shared_cost_counts_in_the_bound() -> None:
