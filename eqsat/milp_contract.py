@@ -96,19 +96,20 @@ def contract(pb: Problem) -> Contraction | None:
     cands = pb.cands
     roots = set(pb.roots)
     of_class: dict[int, list[int]] = {}
-    kids: list[set[int]] = []
+    kids: list[set[int]] = [set(cd.children) for cd in cands]
     parents: dict[int, set[int]] = {}
-    cls: list[int] = []
-    cost: list[float] = []
-    for j, cd in enumerate(cands):
-        c = cd.cls
-        ks = set(cd.children)
-        kids.append(ks)
-        cls.append(c)
-        cost.append(cd.cost)
-        if c in ks or not math.isfinite(cd.cost):
+    cls: list[int] = [cd.cls for cd in cands]
+    cost: list[float] = [cd.cost for cd in cands]
+    isfinite = math.isfinite
+    for j, c in enumerate(cls):
+        ks = kids[j]
+        if c in ks or not isfinite(cost[j]):
             continue
-        of_class.setdefault(c, []).append(j)
+        got = of_class.get(c)
+        if got is None:
+            of_class[c] = [j]
+        else:
+            got.append(j)
         for ch in ks:
             ps = parents.get(ch)
             if ps is None:

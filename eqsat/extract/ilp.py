@@ -174,16 +174,33 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
     saving = costs.hoisted_saving  # a property that reads the table: once, not per e-node
     widths = hoisting.class_slots(g) if ragged else []
     isfinite = math.isfinite
+    # ``node_cost`` depends on the op, whether any and whether all children are secret and, for
+    # an extraction, whether it is of slot 0: remembered per such key (rr_reduce_add_and_mul_32:
+    # 546 extractable e-nodes, a handful of keys)
+    priced: dict[tuple[str, bool, bool, bool], float] = {}
     for idx, n in enumerate(g.nodes):
         if not n.extractable:
             continue
         kids = n.children
-        csec = [secret[ch] for ch in kids]
+        # whether any and whether all children are secret (one or two children: read directly)
+        nk = len(kids)
+        if nk == 1:
+            any_s = all_s = secret[kids[0]]
+        elif nk == 2:
+            s0 = secret[kids[0]]
+            s1 = secret[kids[1]]
+            any_s = s0 or s1
+            all_s = s0 and s1
+        else:
+            csec = [secret[ch] for ch in kids]
+            any_s = True in csec
+            all_s = False not in csec
         c = n.cls
         op = n.op
         sec_c = secret[c]
         if not sec_c:
-            if not _plain_producing(op, csec):
+            # _plain_producing(op, child secrecy)
+            if op in ("In", "Encode") or not (op in CONST_OPS or op in ("Decode", "PlainIn") or not any_s):
                 continue
             if vals[c] is not None and any(vals[ch] is None for ch in kids):
                 continue  # keep known constants foldable, as the checker sees them
@@ -192,22 +209,26 @@ def egraph_problem(g: EGraphView, roots: list[int], costs: CostTable, *, plain_b
             kind, inc = "fresh", 0.0
         elif op in ("Add", "Sub", "Neg"):  # noisy has no negation: 0 - x
             kind, inc = "max", 1.0
-        elif op == "Mul" and all(csec):
+        elif op == "Mul" and all_s:
             kind, inc = "sum", 0.0
         elif op == "Mul":
-            pc = kids[0] if not csec[0] else kids[1]
+            pc = kids[0] if not secret[kids[0]] else kids[1]
             v = vals[pc]
             mag = max((abs(x) for x in v), default=0.0) if v is not None else 2.0**plain_bits
             kind, inc = "max", noise.plain_operand_bits(mag)
         else:
             kind, inc = "max", 0.0
-        w = node_cost(n, csec, costs)[0]
+        key = (op, any_s, all_s, op == "Ext" and n.lits[0] == 0)
+        w = priced.get(key)
+        if w is None:
+            w = priced[key] = node_cost(n, [secret[ch] for ch in kids], costs)[0]
         if op == "Rot" and sec_c and ragged and hoisting.is_ragged(widths[kids[0]]):
             w += ragged
         if isfinite(w):
-            src = hoisting.rotation_input(n) if sec_c and saving else None
-            if src is not None and secret[src]:
-                rotations.setdefault(src, []).append(len(cands))
+            if sec_c and saving and (op == "Rot" or (op == "Ext" and n.lits[0] != 0)):
+                src = kids[0]  # hoisting.rotation_input(n)
+                if secret[src]:
+                    rotations.setdefault(src, []).append(len(cands))
             cands.append(Cand(c, w, kids, kind, inc, idx))
     return Problem(g.num_classes, secret, cands, list(roots), _hoisting_setups(cands, rotations, costs))
 

@@ -5,7 +5,9 @@ towards fewer classes, and hands over to the MILP when its node budget runs out.
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 
 import pytest
 from hypothesis import given, settings
@@ -165,11 +167,24 @@ def test_the_floor_is_asked_for_late_and_stops_the_search(monkeypatch: pytest.Mo
 
 
 def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incumbent: float,
-                 budget: int = milp_bnb.NODE_BUDGET) -> milp_bnb.Result | None:
+                 budget: int = milp_bnb.NODE_BUDGET, forced_shared: bool = True) -> milp_bnb.Result | None:
     """The search of ``eqsat.milp_bnb`` as first written (main's before the held classes were
     passed down): every node takes the union of ``must`` over its open classes and sums the
-    cheapest costs bit by bit. The reference of ``test_the_same_search_as_the_plain_one``."""
+    cheapest costs bit by bit. The reference of ``test_the_same_search_as_the_plain_one``.
+    ``forced_shared``: ``must`` also holds the shared costs (bit ``size + s``) that every candidate
+    of a class is in, and the bound counts, once each, those not paid yet that every completion
+    holds (or the option's candidate is in); without it, the bound before they were (the
+    option's own shared costs only)."""
     cands = pb.cands
+    size = max(classes) + 1
+    gbit = {j: 0 for c in classes for j in usable[c]}
+    for s, (_, members) in enumerate(pb.setups):
+        for j in members:
+            if j in gbit:
+                gbit[j] |= 1 << (size + s)
+    forced = [0] * size
+    for c in classes:
+        forced[c] = functools.reduce(operator.and_, (gbit[j] for j in usable[c]))
     kids = {j: tuple(sorted(set(cands[j].children))) for c in classes for j in usable[c]}
     groups: dict[int, list[int]] = {}
     for s, (_, members) in enumerate(pb.setups):
@@ -177,7 +192,7 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
             groups.setdefault(j, []).append(s)
     paid = [0] * len(pb.setups)
     cheapest = {c: min(cands[j].cost for j in usable[c]) for c in classes}
-    must = milp_bnb._must(usable, classes, kids)
+    must = milp_bnb._must(usable, classes, kids, forced if forced_shared else None)
     pick: dict[int, int] = {}
     tol = 1e-6 * (1.0 + (abs(incumbent) if math.isfinite(incumbent) else 0.0))
     best: list[object] = [incumbent, 0, None, 0]  # cost, count, pick, nodes
@@ -186,9 +201,10 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
         return [x for x in range(mask.bit_length()) if mask >> x & 1]
 
     def bits_sum(mask: int) -> float:
+        # the classes, then the shared costs (bit size + s), each lowest first
         total = 0.0
         for x in bits(mask):
-            total += cheapest[x]
+            total += cheapest[x] if x < size else pb.setups[x - size][0]
         return total
 
     def cut(lb: float, count: int) -> bool:
@@ -220,9 +236,11 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
         held = 0
         for x in open_:
             held |= must[x]
-        held &= ~chosen
+        done = chosen | sum(1 << (size + s) for s in range(len(pb.setups)) if paid[s])
+        held &= ~done
         rest = held & ~(1 << c)
-        base, base_count = cost + bits_sum(rest), len(pick) + 1 + rest.bit_count()
+        classes_of_rest = rest & ((1 << size) - 1)
+        base, base_count = cost + bits_sum(rest), len(pick) + 1 + classes_of_rest.bit_count()
         options = []
         for j in usable[c]:
             add = cands[j].cost
@@ -232,8 +250,13 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
             more = 0
             for ch in kids[j]:
                 more |= must[ch]
-            more &= ~chosen & ~held
-            lb, count = base + add + bits_sum(more), base_count + more.bit_count()
+            if forced_shared:
+                more = (more | gbit[j]) & ~done & ~held
+                lb = base + cands[j].cost + bits_sum(more)
+            else:
+                more &= ~done & ~held
+                lb = base + add + bits_sum(more)
+            count = base_count + (more & ((1 << size) - 1)).bit_count()
             if not cut(lb, count):
                 options.append((lb, count, j, add))
         for lb, count, j, add in sorted(options):
@@ -264,7 +287,8 @@ def plain_search(pb: Problem, usable: list[list[int]], classes: list[int], incum
 def test_the_same_search_as_the_plain_one(pb: Problem, incumbent: float, budget: int) -> None:
     # the held classes passed down, the forced class by a mask and the remembered sums change
     # nothing: the same nodes, in the same order (the same count within any budget), the same
-    # program and cost
+    # program and cost; without the forced shared costs in the bound, the same cost, and as many
+    # nodes or more to prove the optimum
     pr = milp._prune(pb)
     if pr is None or any(cd.cost < 0 for cd in pb.cands):
         return
@@ -276,3 +300,61 @@ def test_the_same_search_as_the_plain_one(pb: Problem, incumbent: float, budget:
         if got is not None and ref is not None:
             assert (got.better, got.cost, got.pick, got.nodes) == (ref.better, ref.cost, ref.pick, ref.nodes)
             assert list(got.pick.items()) == list(ref.pick.items())
+    weak = plain_search(pb, usable, classes, incumbent, forced_shared=False)
+    got = milp_bnb.search(pb, usable, classes, incumbent)
+    assert weak is not None and got is not None
+    assert (got.better, got.cost) == (weak.better, weak.cost)
+    # proving an optimal incumbent (no program below it to find, so the order of the options
+    # does not matter): a subset of the nodes
+    proof = milp_bnb.search(pb, usable, classes, got.cost)
+    weak_proof = plain_search(pb, usable, classes, got.cost, forced_shared=False)
+    assert proof is not None and weak_proof is not None and not proof.better and not weak_proof.better
+    assert proof.nodes <= weak_proof.nodes
+
+
+def test_a_forced_shared_cost_counts_in_the_bound() -> None:
+    # root = h(r1) (0) or leaf (5); r1 = a rotation of x (1) whose only candidate shares a cost
+    # of 10 with r2's: every program through h pays 11, so the start (the leaf, 5) is proven at
+    # the root, where the bound without the shared cost (1) needed r1 branched on first
+    x, r1, r2, root = range(4)
+    cands = [_plain(x, 0.0, (), 0), _plain(r1, 1.0, (x,), 1), _plain(r2, 1.0, (x,), 2),
+             _plain(root, 0.0, (r1,), 3), _plain(root, 5.0, (), 4)]
+    pb = Problem(4, [True] * 4, cands, [root], [(10.0, (1, 2))])
+    usable, classes = milp._prune(pb) or ([], [])
+    got = milp_bnb.search(pb, usable, classes, 5.0)
+    weak = plain_search(pb, usable, classes, 5.0, forced_shared=False)
+    assert got is not None and weak is not None and not got.better and not weak.better
+    assert got.nodes == 1 and weak.nodes == 2
+    # cheaper than the leaf when the shared cost is: found
+    pb.setups = [(3.0, (1, 2))]
+    got = milp_bnb.search(pb, usable, classes, 5.0)
+    assert got is not None and got.better and got.cost == 4.0 and got.pick == {root: 3, r1: 1, x: 0}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), owned_problems()))
+def test_must_is_the_fixpoint_in_any_order(pb: Problem) -> None:
+    # _must sweeps children first; sweeping in class order (as first written) reaches the same
+    # greatest fixpoint
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    usable, classes = pr
+    kids = {j: tuple(sorted(set(pb.cands[j].children))) for c in classes for j in usable[c]}
+    full = sum(1 << c for c in classes)
+    ref = dict.fromkeys(classes, full)
+    changed = True
+    while changed:
+        changed = False
+        for c in classes:
+            inter = full
+            for j in usable[c]:
+                union = 0
+                for ch in kids[j]:
+                    union |= ref.get(ch, full)
+                inter &= union
+            new = (inter | (1 << c)) & ref[c]
+            if new != ref[c]:
+                ref[c] = new
+                changed = True
+    assert milp_bnb._must(usable, classes, kids) == ref

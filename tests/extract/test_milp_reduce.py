@@ -297,3 +297,129 @@ def test_one_index_for_every_round(pb: Problem, with_noise: bool) -> None:
     a = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent, index=index)
     b = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent)
     assert a[0] == b[0] and a[1:] == b[1:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), problems(noisy=True)), st.booleans(), st.integers(0, 2**16))
+def test_nothing_left_dominated_after_the_rounds(pb: Problem, with_noise: bool, seed: int) -> None:
+    # dominance runs in the first round only: whatever the later rounds drop, no candidate left
+    # is dominated by another left, and the reduction is the one with dominance in every round
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    usable, _ = pr
+    warm = tree_start(pb, seed)
+    known = milp._warm_cost(pb, warm, usable) if warm else None
+    incumbent = None if with_noise or known is None else known[0]
+
+    def prune(drop: frozenset[int]) -> tuple[list[list[int]], list[int]]:
+        return milp._prune(pb, drop) or ([], [])
+
+    red, usable, classes = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent)
+    assert milp_reduce.dominated(pb, usable, classes, with_noise) == {}
+    calls: list[int] = []
+    real = milp_reduce.dominated
+
+    def every_round(*args: object, **kw: object) -> dict[int, int]:
+        calls.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(milp_reduce, "dominated", every_round)
+        again = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent)
+    assert len(calls) == 1
+    assert (again[0], again[1], again[2]) == (red, usable, classes)
+
+
+def reduce_as_first_written(
+    pb: Problem, prune: milp_reduce.Prune, *, with_noise: bool, incumbent: float | None, keep: set[int] | None = None,
+    max_rounds: int = 8,
+) -> tuple[milp_reduce.Reduction, list[list[int]], list[int]]:
+    """``milp_reduce.reduce`` as main had it before its rounds were trimmed: dominance and a prune
+    in every round, a round after a round that cut nothing but dropped dominated candidates."""
+    usable, classes = prune(frozenset())
+    red = milp_reduce.Reduction({}, -math.inf, 0, 0)
+    keep = set(keep or ())
+    if any(cd.cost < 0 for cd in pb.cands) or any(cost < 0 for cost, _ in pb.setups):
+        return red, usable, classes
+    extra = milp_reduce._shared_on_path(pb)
+    for _ in range(max_rounds):
+        new = milp_reduce.dominated(pb, usable, classes, with_noise)
+        red.by_dominance += len(new)
+        red.dropped.update(new)
+        keep = {new.get(j, j) for j in keep}
+        if new:
+            usable, classes = prune(frozenset(red.dropped))
+        below, above = milp_reduce.path_bounds(pb, usable, classes, extra)
+        red.bound = max([red.bound] + [below.get(r, -math.inf) for r in pb.roots])
+        cut: list[int] = []
+        if incumbent is not None and math.isfinite(incumbent):
+            limit = incumbent + 1e-6 * (1.0 + abs(incumbent))
+            for c in classes:
+                if c not in above:
+                    continue
+                for j in usable[c]:
+                    ks = set(pb.cands[j].children)
+                    low = max((below.get(x, math.inf) for x in ks), default=0.0)
+                    if j not in keep and above[c] + pb.cands[j].cost + extra.get(j, 0.0) + low > limit:
+                        cut.append(j)
+        for j in cut:
+            red.dropped[j] = -1
+        red.by_bound += len(cut)
+        if cut:
+            usable, classes = prune(frozenset(red.dropped))
+        if not new and not cut:
+            break
+    return red, usable, classes
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(problems(), problems(noisy=True)), st.booleans(), st.integers(0, 2**16), st.integers(1, 3))
+def test_the_same_reduction_as_first_written(pb: Problem, with_noise: bool, seed: int, rounds: int) -> None:
+    # dominance once, its candidates left out without a prune, no round after one that cut
+    # nothing: the same drops, bound, counts and final candidates and classes
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    warm = tree_start(pb, seed)
+    known = milp._warm_cost(pb, warm, pr[0]) if warm else None
+    incumbent = None if with_noise or known is None else known[0]
+    keep = set(known[1].values()) if known is not None else None
+
+    def prune(drop: frozenset[int]) -> tuple[list[list[int]], list[int]]:
+        return milp._prune(pb, drop) or ([], [])
+
+    for max_rounds in (rounds, 8):
+        got = milp_reduce.reduce(pb, prune, with_noise=with_noise, incumbent=incumbent, keep=keep,
+                                 max_rounds=max_rounds)
+        ref = reduce_as_first_written(pb, prune, with_noise=with_noise, incumbent=incumbent, keep=keep,
+                                      max_rounds=max_rounds)
+        assert got[0] == ref[0]
+        assert got[1] == ref[1] and got[2] == ref[2]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(problems(), problems(noisy=True)))
+def test_the_chains_from_the_roots_as_first_written(pb: Problem) -> None:
+    # path_bounds queues a class's chain only below the least value queued for it: the same
+    # classes pop in the same order with the same values as when every chain was queued
+    pr = milp._prune(pb)
+    if pr is None:
+        return
+    usable, classes = pr
+    extra = milp_reduce._shared_on_path(pb)
+    _, above = milp_reduce.path_bounds(pb, usable, classes, extra)
+    ref: dict[int, float] = {}
+    heap = [(0.0, r) for r in set(pb.roots)]
+    heapq.heapify(heap)
+    while heap:
+        v, c = heapq.heappop(heap)
+        if c in ref:
+            continue
+        ref[c] = v
+        for j in usable[c]:
+            w = v + pb.cands[j].cost + extra.get(j, 0.0)
+            for ch in set(pb.cands[j].children):
+                if ch not in ref:
+                    heapq.heappush(heap, (w, ch))
+    assert list(above.items()) == list(ref.items())
