@@ -37,15 +37,27 @@ def normalize(p: Poly, n: int) -> Poly:
     -- a parsed key, a product's factor --, copied after ``is_normal``'s one pass.)"""
     if is_normal(p, n):
         return dict(p)
-    half = n // 2
+    return _sorted_nonzero(_reduced(p, n))
+
+
+def _reduced(p: Poly, n: int) -> Poly:
+    """``p`` with its offsets reduced into ``(-n/2, n/2]`` and equal ones merged, in no order
+    and with zero coefficients kept (``normalize`` without its sort and filter). The offset of
+    ``k`` is ``(k + b) % n - b`` with ``b = n - n // 2 - 1``: one expression for ``norm_offset``."""
+    b = n - n // 2 - 1
+    if p and max(p) - min(p) < n:  # no two offsets are equal mod n: nothing merges
+        return {(k + b) % n - b: c for k, c in p.items()}
     out: Poly = {}
     get = out.get
     for k, c in p.items():
-        r = k % n
-        if r > half:
-            r -= n
+        r = (k + b) % n - b
         out[r] = get(r, 0) + c
-    return {k: out[k] for k in sorted(out) if out[k] != 0}
+    return out
+
+
+def _sorted_nonzero(q: Poly) -> Poly:
+    """``q`` (offsets reduced, ``_reduced``) with its offsets ascending and zero terms dropped."""
+    return {k: q[k] for k in sorted(q) if q[k] != 0}
 
 
 def is_normal(p: Poly, n: int) -> bool:
@@ -70,13 +82,16 @@ def add(a: Poly, b: Poly, n: int) -> Poly:
 
 
 def mul(a: Poly, b: Poly, n: int) -> Poly:
-    """Product in ``Z[rho]/(rho^n - 1)``."""
+    """Product in ``Z[rho]/(rho^n - 1)`` (each offset reduced as ``_reduced`` does, so the
+    products need no second pass of ``normalize``)."""
+    m = n - n // 2 - 1
     out: dict[int, int] = {}
+    get = out.get
     for ka, ca in a.items():
         for kb, cb in b.items():
-            r = (ka + kb) % n
-            out[r] = out.get(r, 0) + ca * cb
-    return normalize(out, n)
+            r = (ka + kb + m) % n - m
+            out[r] = get(r, 0) + ca * cb
+    return _sorted_nonzero(out)
 
 
 def shift(p: Poly, s: int, n: int) -> Poly:
@@ -87,8 +102,8 @@ def shift(p: Poly, s: int, n: int) -> Poly:
 def product(factors: Sequence[Poly], n: int) -> Poly:
     acc: Poly = {0: 1}
     for f in factors:
-        acc = mul(acc, f, n)
-    return normalize(acc, n)
+        acc = mul(acc, f, n)  # normalized, a new dict
+    return acc if factors else normalize(acc, n)
 
 
 def apply(p: Poly, vec: Sequence[int], n: int) -> list[int]:
@@ -130,30 +145,38 @@ def key(p: Poly, n: int) -> str:
     Terms in ascending offset order, separated by ``,``: a single term ``k*c``, or a run of at
     least three consecutive terms with equal coefficient at a constant stride ``a..b/st*c``
     (greedy, left to right). The zero polynomial is ``"0"`` (no term lacks a ``*``).
+    (Read from the offsets' and coefficients' lists, most keys are of normalized polynomials:
+    the loader asks ~90 keys of the 16-46-term interior forms of a 32-slot sum-and-product.)
     """
-    q = p if is_normal(p, n) else normalize(p, n)  # most keys are of normalized polynomials
-    offs = list(q)
-    if not offs:
+    if is_normal(p, n):
+        return _key_of(list(p), list(p.values()))
+    q = _reduced(p, n)
+    offs = sorted([k for k, c in q.items() if c])
+    return _key_of(offs, [q[k] for k in offs])
+
+
+def _key_of(offs: list[int], cs: list[int]) -> str:
+    """``key`` of the normalized polynomial with offsets ``offs`` (ascending) and coefficients ``cs``."""
+    m = len(offs)
+    if not m:
         return "0"
+    if m > 2 and cs.count(cs[0]) == m and offs == list(range(offs[0], offs[-1] + 1, offs[1] - offs[0])):
+        return f"{offs[0]}..{offs[-1]}/{offs[1] - offs[0]}*{cs[0]}"  # one run: a progression (a reduction's)
     parts: list[str] = []
-    i, m = 0, len(offs)
+    i = 0
     while i < m:
-        c = q[offs[i]]
-        if (
-            i + 2 < m
-            and q[offs[i + 1]] == c
-            and q[offs[i + 2]] == c
-            and (offs[i + 1] - offs[i] == offs[i + 2] - offs[i + 1])
-        ):
+        c = cs[i]
+        if i + 2 < m and cs[i + 1] == c and cs[i + 2] == c:
             st = offs[i + 1] - offs[i]
-            j = i + 2
-            while j + 1 < m and q[offs[j + 1]] == c and offs[j + 1] - offs[j] == st:
-                j += 1
-            parts.append(f"{offs[i]}..{offs[j]}/{st}*{c}")
-            i = j + 1
-        else:
-            parts.append(f"{offs[i]}*{c}")
-            i += 1
+            if offs[i + 2] - offs[i + 1] == st:
+                j = i + 2
+                while j + 1 < m and cs[j + 1] == c and offs[j + 1] - offs[j] == st:
+                    j += 1
+                parts.append(f"{offs[i]}..{offs[j]}/{st}*{c}")
+                i = j + 1
+                continue
+        parts.append(f"{offs[i]}*{c}")
+        i += 1
     return ",".join(parts)
 
 

@@ -174,6 +174,29 @@ _DERIVED: dict[str, tuple[int | None, tuple[int, ...]]] = {
 }
 
 
+def _fact_rule(op: str) -> tuple[int, int, int]:
+    """How ``Tables.node`` derives the facts of an ``op`` row, as ``(kind, slots, varies)``
+    (``_DERIVED``, ``_N_COLUMN``, ``_VARIES_LEAF`` read once per constructor, not per row):
+    kind 0, a leaf or summary: the slot count is argument ``slots``, ``varies`` is ``varies``;
+    kind 1 (2): the slot count and ``varies`` are child 0's (``varies`` the maximum of
+    children 0 and 1's); kind 3: the slot count is child 1's, ``varies`` children 0 and 1's
+    (``Ins``); kind 4: the slot count is argument ``slots`` (-1: 1, ``Ext``'s), ``varies``
+    child 0's."""
+    derived = _DERIVED.get(op)
+    if derived is None:
+        return 0, _N_COLUMN[op], _VARIES_LEAF.get(op, -1)
+    child, varying = derived
+    if child is None:
+        return 4, -1 if op[:3] == "Ext" else _N_COLUMN[op], 0
+    if child == 1:
+        return 3, 0, 0
+    return (1 if len(varying) == 1 else 2), 0, 0
+
+
+#: ``_fact_rule`` of every constructor
+_FACT_RULES: dict[str, tuple[int, int, int]] = {op: _fact_rule(op) for op in LOAD_COLUMNS}
+
+
 class Tables:
     """The rows being written: one list per constructor (``LOAD_COLUMNS``, then the term's
     slot count and ``varies``: ``write``), unions, result
@@ -198,21 +221,22 @@ class Tables:
         if at is None:
             at = self._next
             self._next += 1
-        derived = _DERIVED.get(op)
-        if derived is not None:
-            child, varying = derived
-            get = self.facts.get
-            n = get(args[child], _UNKNOWN)[0] if child is not None else 1 if op[:3] == "Ext" else args[_N_COLUMN[op]]
-            if len(varying) == 1:
-                v = get(args[0], _UNKNOWN)[1]
-            else:
-                v0, v1 = get(args[0], _UNKNOWN)[1], get(args[1], _UNKNOWN)[1]
-                v = -1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1
-            self.facts[at] = (n, v)
+        kind, col, v = _FACT_RULES[op]
+        if kind == 0:  # a leaf's or a summary's (summaries have no ``varies``)
+            n = args[col]
         else:
-            n = args[_N_COLUMN[op]]  # a leaf's or a summary's (summaries have no ``varies``)
-            v = _VARIES_LEAF.get(op, -1)
-            self.facts[at] = (n, v)
+            get = self.facts.get
+            f0 = get(args[0], _UNKNOWN)
+            if kind == 1:
+                n, v = f0
+            elif kind == 4:
+                n, v = (1 if col < 0 else args[col]), f0[1]
+            else:
+                f1 = get(args[1], _UNKNOWN)
+                n = f0[0] if kind == 2 else f1[0]
+                v0, v1 = f0[1], f1[1]
+                v = -1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1
+        self.facts[at] = (n, v)
         self.rows[op].append((at, *args, n, v))
         return at
 

@@ -242,3 +242,75 @@ def test_ap_factorizations_select_the_same(n: int, data: st.DataObject) -> None:
         want = rotfactor._select(q, n, ref_ap_factorizations(ap, n), base, k)
         assert rotfactor._select(q, n, rotfactor._ap_factorizations(ap, n), base, k) == want
     assert rotfactor.factorizations(q, n) == rotfactor._select(q, n, ref_ap_factorizations(ap, n), base, 4)
+
+
+# -- ``key`` from the offsets' lists, ``mul`` reducing as it multiplies (helper 56) ---------------
+def ref_key(p: Poly, n: int) -> str:
+    """``rotpoly.key`` before it read the offsets and coefficients as lists."""
+    q = ref_normalize(p, n)
+    offs = list(q)
+    if not offs:
+        return "0"
+    parts: list[str] = []
+    i, m = 0, len(offs)
+    while i < m:
+        c = q[offs[i]]
+        if i + 2 < m and q[offs[i + 1]] == c and q[offs[i + 2]] == c and (
+                offs[i + 1] - offs[i] == offs[i + 2] - offs[i + 1]):
+            stride = offs[i + 1] - offs[i]
+            j = i + 2
+            while j + 1 < m and q[offs[j + 1]] == c and offs[j + 1] - offs[j] == stride:
+                j += 1
+            parts.append(f"{offs[i]}..{offs[j]}/{stride}*{c}")
+            i = j + 1
+        else:
+            parts.append(f"{offs[i]}*{c}")
+            i += 1
+    return ",".join(parts)
+
+
+def ref_mul(a: Poly, b: Poly, n: int) -> Poly:
+    out: Poly = {}
+    for ka, ca in a.items():
+        for kb, cb in b.items():
+            out[(ka + kb) % n] = out.get((ka + kb) % n, 0) + ca * cb
+    return ref_normalize(out, n)
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> tuple[Poly, int]:
+    """A polynomial made of runs (progressions with one coefficient), often one run: the keys'
+    compact terms, and the one-run shortcut of ``rotpoly._key_of``."""
+    n = draw(slots)
+    p: Poly = {}
+    for _ in range(draw(st.integers(1, 3))):
+        start, stride, m = draw(st.integers(-n, n)), draw(st.integers(1, 4)), draw(st.integers(1, n))
+        c = draw(st.sampled_from([1, 1, -1, 2]))
+        for j in range(m):
+            p[start + j * stride] = c
+    return p, n
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(polys(), runs()))
+def test_key_equals_the_reference(pn: tuple[Poly, int]) -> None:
+    p, n = pn
+    want = ref_key(p, n)
+    assert rotpoly.key(p, n) == want
+    assert rotpoly.key(ref_normalize(p, n), n) == want  # a normalized input
+    assert rotpoly.parse_key(want, n) == ref_normalize(p, n)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_mul_and_product_equal_the_reference(data: st.DataObject) -> None:
+    a, n = data.draw(polys())
+    b, _ = data.draw(polys(n))
+    got = rotpoly.mul(a, b, n)
+    want = ref_mul(a, b, n)
+    assert got == want and list(got) == list(want)
+    fs = [a, b, data.draw(polys(n))[0]]
+    prod = rotpoly.product(fs, n)
+    want = ref_mul(ref_mul(ref_mul({0: 1}, fs[0], n), fs[1], n), fs[2], n)
+    assert prod == want and list(prod) == list(want)
+    assert rotpoly.product([], n) == ref_normalize({0: 1}, n)
