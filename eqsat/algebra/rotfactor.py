@@ -140,6 +140,10 @@ def _with_shift(factors: list[Poly], s: int, n: int) -> list[Poly]:
     candidate wins, ties go to fewer factors, then to the factors as given.
     """
     fs = [normalize(f, n) for f in factors]
+    if s % n == 0 and all(0 in f or not f for f in fs):
+        # nothing to move and no shift to spread: both candidates below are ``fs`` itself (a
+        # progression's radix factors from offset 0, most factorizations the loader asks for)
+        return fs
     moved: list[Poly] = []
     s_moved = s
     for f in fs:

@@ -100,10 +100,12 @@ def shift(p: Poly, s: int, n: int) -> Poly:
 
 
 def product(factors: Sequence[Poly], n: int) -> Poly:
-    acc: Poly = {0: 1}
-    for f in factors:
-        acc = mul(acc, f, n)  # normalized, a new dict
-    return acc if factors else normalize(acc, n)
+    if not factors:
+        return normalize({0: 1}, n)
+    acc = normalize(factors[0], n)  # ``mul({0: 1}, factors[0], n)``
+    for f in factors[1:]:
+        acc = mul(acc, f, n)
+    return acc
 
 
 def apply(p: Poly, vec: Sequence[int], n: int) -> list[int]:
@@ -205,7 +207,7 @@ def parse_key(s: str, n: int) -> Poly:
             if k in out:
                 raise ValueError(f"offset {k} repeated in key {s!r}")
             out[k] = c
-    return normalize(out, n)
+    return out if is_normal(out, n) else normalize(out, n)  # a key's own terms: most are normalized
 
 
 # --------------------------------------------------------------------------- representatives
@@ -244,9 +246,24 @@ def shift_normal_start(p: Poly, n: int) -> int | None:
     q0 = normalize(p, n)
     if not q0:
         return None
-    a, gaps = cyclic_support(q0, n)
+    return _shift_normal_start_of(q0, *cyclic_support(q0, n), n)
+
+
+def _shift_normal_start_of(q0: Poly, a: list[int], gaps: list[int], n: int) -> int:
+    """``shift_normal_start`` of the nonzero normalized ``q0`` with its ``cyclic_support`` ``a``, ``gaps``."""
     seq = [(-gaps[i], q0[norm_offset(a[i], n)]) for i in range(len(a))]
     return a[_least_rotation(seq)]
+
+
+def own_core(p: Poly, n: int) -> bool:
+    """Whether ``p`` is its own shift-normal core or its own centered core (``shift_normal_start``
+    is 0 or ``centered_shift`` is 0 mod ``n``; the zero polynomial is), from one normalization
+    and one ``cyclic_support`` (``slot_oracles.canonical``)."""
+    q0 = normalize(p, n)
+    if not q0:
+        return True
+    a, gaps = cyclic_support(q0, n)
+    return not _shift_normal_start_of(q0, a, gaps, n) or _centered_shift_of(a, gaps, n) % n == 0
 
 
 def shift_normal(p: Poly, n: int) -> tuple[int, Poly]:
@@ -269,7 +286,11 @@ def centered_shift(p: Poly, n: int) -> int:
     q0 = normalize(p, n)
     if not q0:
         return 0
-    a, gaps = cyclic_support(q0, n)
+    return _centered_shift_of(*cyclic_support(q0, n), n)
+
+
+def _centered_shift_of(a: list[int], gaps: list[int], n: int) -> int:
+    """``centered_shift`` of a nonzero polynomial with ``cyclic_support`` ``a``, ``gaps``."""
     big = max(gaps)
     span = n - big
     best: tuple[int, int] | None = None

@@ -132,7 +132,8 @@ class RowRealizer:
         got = self.memo.get((v, p))
         if got is not None:
             return got, self.done.get(got, False)
-        row = self._node(self.OP, v, p, self.n)
+        self.rows += 1  # ``_node``, inline
+        row = self.t.node(self.OP, v, p, self.n)
         return row, self.realize(row, v, p)
 
     def realize(self, row: int, v: int, p: str) -> bool:

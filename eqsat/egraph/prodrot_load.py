@@ -74,10 +74,10 @@ class ProdRealizer(RowRealizer):
         if mono:  # prod-mono
             alts.append((self._node("Rot", v, mono), True))
         if halves is not None:  # prod-split (canonical, small)
-            (x, xo), (y, yo) = self.prodrot(v, halves[0]), self.prodrot(v, halves[1])
+            (x, xo), (y, yo) = self.row(v, halves[0]), self.row(v, halves[1])
             alts.append((self._node("Mul", x, y), xo and yo))
         for f, outer_key in pairs:  # prod-factor, prod-factor-1 (canonical)
-            inner, inner_ok = self.prodrot(v, f)
-            outer, outer_ok = self.prodrot(inner, outer_key)
+            inner, inner_ok = self.row(v, f)
+            outer, outer_ok = self.row(inner, outer_key)
             alts.append((outer, inner_ok and outer_ok))
         return self._settle(row, alts)

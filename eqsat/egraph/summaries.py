@@ -55,6 +55,10 @@ class Summaries(CanonicalForms):
         super().__init__(prog)
         #: the dry runs of this load's realizations, by constructor, slot count and key (``_dry_run``)
         self._dry_runs: dict[tuple[str, int, str], DryRun] = {}
+        #: the key of each interior form of a rotation tree (slot count, its terms in their
+        #: order) this load (``_rotation_tree``): a sum and a product of one shape (the 32-slot
+        #: sum-and-product) have the same forms, and their keys took a third of the emission
+        self._form_keys: dict[tuple[int | tuple[int, int], ...], str] = {}
         #: ``_walk_through`` of each (vector, slot) asked this load (``_read_through``)
         self._through_memo: dict[tuple[int, int], tuple[dict[tuple[int, int], int], list[int], set[int]] | None] = {}
 
@@ -205,11 +209,16 @@ class Summaries(CanonicalForms):
         v = self.name[tree.base]
         product = i in self.product_trees
         op = "ProdRot" if product else "LinRot"
+        keys = self._form_keys
         for j, terms in interior_forms(self.prog, tree, product=product).items():
             # each step of the chain as its polynomial (offset set) too: the rules that would
             # derive them one step per iteration (``lin-rot`` with ``lin-add``, ``prod-rot``
             # with ``prod-merge``) find them present
-            self.unions.append((self.name[j], self.node(op, v, rotpoly.key(terms, slots), slots)))
+            form: tuple[int | tuple[int, int], ...] = (slots, *terms.items())
+            key = keys.get(form)
+            if key is None:
+                key = keys[form] = rotpoly.key(terms, slots)
+            self.unions.append((self.name[j], self.node(op, v, key, slots)))
         key = rotpoly.key(tree.terms, slots)
         realizer = prodrot_load.ProdRealizer if product else linrot_load.Realizer
         return self._realize_row(realizer, slots, v, key)[0]

@@ -15,6 +15,7 @@ chunk's text); the tables load in well under a second.
 
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
 
 
@@ -147,12 +148,14 @@ def _line(row: tuple[Arg, ...], cols: str) -> str:
 
 
 def _text(rows: list[tuple[Arg, ...]], cols: str) -> str:
-    """The TSV text of ``rows`` (``_line`` of each): where no column is a float, joined at once
+    """The TSV text of ``rows`` (``_line`` of each): where no column is a float, formatted at once
     and checked as a whole -- every row as long as ``cols`` and, in all, one tab fewer per row
     than columns and one newline per row (a tab or newline inside a value shows as a wrong
     count: then line by line, where ``_field`` refuses it)."""
-    if "F" not in cols and all(len(row) == len(cols) for row in rows):
-        text = "\n".join(["\t".join(map(str, row)) for row in rows]) + "\n"
+    if "F" not in cols and rows and set(map(len, rows)) == {len(cols)}:
+        # one %-format of every value (``%s`` is ``str``): no Python per row or value
+        line = "\t".join(["%s"] * len(cols)) + "\n"
+        text = (line * len(rows)) % tuple(chain.from_iterable(rows))
         if text.count("\t") == len(rows) * (len(cols) - 1) and text.count("\n") == len(rows):
             return text
     return "".join(_line(row, cols) for row in rows)
