@@ -15,7 +15,9 @@ Out:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from operator import sub
 
 Poly = dict[int, int]
 
@@ -152,6 +154,12 @@ def key(p: Poly, n: int) -> str:
     """
     if is_normal(p, n):
         return _key_of(list(p), list(p.values()))
+    if p and min(p) >= 0 and max(p) < n and 0 not in p.values():
+        # offsets in [0, n) (a rotation tree's forms): sorted, those above n/2 moved first
+        ks = sorted(p)
+        i = bisect_right(ks, n // 2)
+        hi, lo = ks[i:], ks[:i]
+        return _key_of([k - n for k in hi] + lo, [p[k] for k in hi] + [p[k] for k in lo])
     q = _reduced(p, n)
     offs = sorted([k for k, c in q.items() if c])
     return _key_of(offs, [q[k] for k in offs])
@@ -162,9 +170,26 @@ def _key_of(offs: list[int], cs: list[int]) -> str:
     m = len(offs)
     if not m:
         return "0"
-    if m > 2 and cs.count(cs[0]) == m and offs == list(range(offs[0], offs[-1] + 1, offs[1] - offs[0])):
-        return f"{offs[0]}..{offs[-1]}/{offs[1] - offs[0]}*{cs[0]}"  # one run: a progression (a reduction's)
-    parts: list[str] = []
+    if m > 2 and cs.count(cs[0]) == m:  # one coefficient (a sum's or product's forms): runs of equal gaps
+        c = cs[0]
+        d = list(map(sub, offs[1:], offs))  # d[i]: the gap after offs[i]
+        if d.count(d[0]) == m - 1:
+            return f"{offs[0]}..{offs[-1]}/{d[0]}*{c}"  # one run: a progression (a reduction's)
+        parts: list[str] = []
+        i = 0
+        while i < m:
+            if i + 2 < m and d[i] == d[i + 1]:
+                st = d[i]
+                j = i + 2
+                while j < m - 1 and d[j] == st:
+                    j += 1
+                parts.append(f"{offs[i]}..{offs[j]}/{st}*{c}")
+                i = j + 1
+            else:
+                parts.append(f"{offs[i]}*{c}")
+                i += 1
+        return ",".join(parts)
+    parts = []
     i = 0
     while i < m:
         c = cs[i]
@@ -215,7 +240,7 @@ def parse_key(s: str, n: int) -> Poly:
 
 def cyclic_support(p: Poly, n: int) -> tuple[list[int], list[int]]:
     """Support sorted in ``[0, n)`` and the gap before each element (cyclically)."""
-    a = sorted(k % n for k in p)
+    a = sorted([k % n for k in p])
     gaps = [a[i] - a[i - 1] if i else a[0] + n - a[-1] for i in range(len(a))]
     return a, gaps
 
@@ -251,7 +276,8 @@ def shift_normal_start(p: Poly, n: int) -> int | None:
 
 def _shift_normal_start_of(q0: Poly, a: list[int], gaps: list[int], n: int) -> int:
     """``shift_normal_start`` of the nonzero normalized ``q0`` with its ``cyclic_support`` ``a``, ``gaps``."""
-    seq = [(-gaps[i], q0[norm_offset(a[i], n)]) for i in range(len(a))]
+    half = n // 2  # ``norm_offset`` inline: a[i] is in [0, n)
+    seq = [(-g, q0[x - n if x > half else x]) for x, g in zip(a, gaps)]
     return a[_least_rotation(seq)]
 
 

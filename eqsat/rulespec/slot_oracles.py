@@ -175,16 +175,20 @@ def single_is(a: str, n: int, c: int) -> str:
     return "y" if t is not None and t[1] == c else ""
 
 
-@cache
 def half(a: str, n: int, which: int) -> str:
     """Split a polynomial of 2..MAX_DIRECT_TERMS terms in two halves (by offset)."""
+    return _halves(a, n)[which]
+
+
+@cache
+def _halves(a: str, n: int) -> tuple[str, str]:
+    """Both halves of ``half`` from one sort (the rules and the loader ask for both)."""
     p = _poly(a, n)
     if not 2 <= len(p) <= MAX_DIRECT_TERMS:
-        return ""
+        return "", ""
     items = sorted(p.items())
     m = len(items) // 2
-    part = dict(items[:m] if which == 0 else items[m:])
-    return _key(part, n)
+    return _key(dict(items[:m]), n), _key(dict(items[m:]), n)
 
 
 @cache

@@ -291,8 +291,16 @@ def runs(draw: st.DrawFn) -> tuple[Poly, int]:
     return p, n
 
 
+@st.composite
+def forms(draw: st.DrawFn) -> tuple[Poly, int]:
+    """Offsets in ``[0, n)``, in any order, nonzero coefficients (a rotation tree's forms)."""
+    n = draw(slots)
+    keys = draw(st.permutations(range(n)))[:draw(st.integers(1, n))]
+    return {k: draw(st.sampled_from([1, 1, -1, 2])) for k in keys}, n
+
+
 @settings(max_examples=500, deadline=None)
-@given(st.one_of(polys(), runs()))
+@given(st.one_of(polys(), runs(), forms()))
 def test_key_equals_the_reference(pn: tuple[Poly, int]) -> None:
     p, n = pn
     want = ref_key(p, n)
@@ -314,3 +322,60 @@ def test_mul_and_product_equal_the_reference(data: st.DataObject) -> None:
     want = ref_mul(ref_mul(ref_mul({0: 1}, fs[0], n), fs[1], n), fs[2], n)
     assert prod == want and list(prod) == list(want)
     assert rotpoly.product([], n) == ref_normalize({0: 1}, n)
+
+
+def ref_with_shift(factors: list[Poly], s: int, n: int) -> list[Poly]:
+    """``rotfactor._with_shift`` before it returned the factors when nothing moves or shifts."""
+    from eqsat.algebra import rotfactor
+
+    fs = [rotpoly.normalize(f, n) for f in factors]
+    moved: list[Poly] = []
+    s_moved = s
+    for f in fs:
+        if f and 0 not in f:
+            e = min(f, key=lambda k: (abs(k), k))
+            f = rotpoly.shift(f, -e, n)
+            s_moved += e
+        moved.append(f)
+    cands: list[list[Poly]] = []
+    for group, t in ((fs, s), (moved, s_moved)):
+        spread = rotfactor._distribute_shift(group, t, n) if all(0 in f for f in group) else None
+        if spread is None:
+            spread = [*group, {rotpoly.norm_offset(t, n): 1}] if t % n else list(group)
+        cands.append(spread)
+    return min(cands, key=lambda c: (rotpoly.factors_cost(c, n), len(c)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_with_shift_equals_the_reference(data: st.DataObject) -> None:
+    from eqsat.algebra import rotfactor
+
+    _, n = data.draw(polys())
+    factors = [data.draw(polys(n))[0] for _ in range(data.draw(st.integers(1, 4)))]
+    if data.draw(st.booleans()):  # factors from offset 0 and no shift: the shortcut
+        factors = [{**f, 0: 1} for f in factors]
+    s = data.draw(st.sampled_from([0, 0, n, 1, -3, 2 * n + 1]))
+    got = rotfactor._with_shift(factors, s, n)
+    want = ref_with_shift(factors, s, n)
+    assert got == want and [list(f) for f in got] == [list(f) for f in want]
+
+
+def ref_half(a: str, n: int, which: int) -> str:
+    """``slot_oracles.half`` before both halves came from one sort (``_halves``)."""
+    p = rotpoly.parse_key(a, n)
+    if not 2 <= len(p) <= o.MAX_DIRECT_TERMS:
+        return ""
+    items = sorted(p.items())
+    m = len(items) // 2
+    return rotpoly.key(dict(items[:m] if which == 0 else items[m:]), n)
+
+
+@settings(max_examples=400, deadline=None)
+@given(keys())
+def test_half_and_splits_equal_the_reference(kn: tuple[str, int]) -> None:
+    a, n = kn
+    for which in (0, 1):
+        assert o.half(a, n, which) == ref_half(a, n, which)
+    p = rotpoly.parse_key(a, n)
+    assert o.splits(a, n) == ("y" if ref_canonical(a, n) or any(k % n == 0 for k in p) else "")

@@ -181,3 +181,15 @@ def test_read_through_follows_the_covered_bases() -> None:
     for _ in range(3):
         assert ld2._read_through(s, 0) == got
     assert walks == [(s, 0)]  # walked once per load
+
+
+def test_table_text_in_one_format_is_the_lines_joined() -> None:
+    """``tables._text`` formats every value at once: values holding ``%`` stay as they are,
+    and a row of another length goes line by line (where ``_line`` refuses a wrong count)."""
+    from eqsat.egraph import tables
+
+    rows: list[tuple[Arg, ...]] = [(5, "x%s", 3), (6, "100%", -4), (7, "%d%%", 0), (8, "", 2**70)]
+    assert tables._text(rows, "TSI") == "".join(tables._line(r, "TSI") for r in rows)
+    assert tables._text([], "TSI") == ""
+    with pytest.raises(ValueError):
+        tables._text([(1, "a"), (2, "b", 3)], "TSI")
