@@ -277,7 +277,7 @@ def shift_normal_start(p: Poly, n: int) -> int | None:
 def _shift_normal_start_of(q0: Poly, a: list[int], gaps: list[int], n: int) -> int:
     """``shift_normal_start`` of the nonzero normalized ``q0`` with its ``cyclic_support`` ``a``, ``gaps``."""
     half = n // 2  # ``norm_offset`` inline: a[i] is in [0, n)
-    seq = [(-g, q0[x - n if x > half else x]) for x, g in zip(a, gaps)]
+    seq = [(-g, q0[x - n if x > half else x]) for x, g in zip(a, gaps, strict=True)]
     return a[_least_rotation(seq)]
 
 
