@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import groupby
 from operator import sub
 
 Poly = dict[int, int]
@@ -154,12 +155,12 @@ def key(p: Poly, n: int) -> str:
     """
     if is_normal(p, n):
         return _key_of(list(p), list(p.values()))
-    if p and min(p) >= 0 and max(p) < n and 0 not in p.values():
+    ks = sorted(p)
+    if ks and ks[0] >= 0 and ks[-1] < n and 0 not in p.values():
         # offsets in [0, n) (a rotation tree's forms): sorted, those above n/2 moved first
-        ks = sorted(p)
         i = bisect_right(ks, n // 2)
-        hi, lo = ks[i:], ks[:i]
-        return _key_of([k - n for k in hi] + lo, [p[k] for k in hi] + [p[k] for k in lo])
+        cs = list(map(p.__getitem__, ks))
+        return _key_of([*map((-n).__add__, ks[i:]), *ks[:i]], cs[i:] + cs[:i])
     q = _reduced(p, n)
     offs = sorted([k for k, c in q.items() if c])
     return _key_of(offs, [q[k] for k in offs])
@@ -175,15 +176,18 @@ def _key_of(offs: list[int], cs: list[int]) -> str:
         d = list(map(sub, offs[1:], offs))  # d[i]: the gap after offs[i]
         if d.count(d[0]) == m - 1:
             return f"{offs[0]}..{offs[-1]}/{d[0]}*{c}"  # one run: a progression (a reduction's)
+        # ends[i]: the last index of the stretch of equal gaps holding d[i] (the greedy run
+        # from offs[i] on ends at offs[ends[i] + 1]): Python per stretch, not per term
+        ends: list[int] = []
+        for _, stretch in groupby(d):
+            k = len(ends) + len(list(stretch))
+            ends += [k - 1] * (k - len(ends))
         parts: list[str] = []
         i = 0
         while i < m:
             if i + 2 < m and d[i] == d[i + 1]:
-                st = d[i]
-                j = i + 2
-                while j < m - 1 and d[j] == st:
-                    j += 1
-                parts.append(f"{offs[i]}..{offs[j]}/{st}*{c}")
+                j = ends[i] + 1
+                parts.append(f"{offs[i]}..{offs[j]}/{d[i]}*{c}")
                 i = j + 1
             else:
                 parts.append(f"{offs[i]}*{c}")
@@ -246,8 +250,11 @@ def cyclic_support(p: Poly, n: int) -> tuple[list[int], list[int]]:
 
 
 def _least_rotation(seq: Sequence[tuple[int, int]]) -> int:
-    """Start index of the lexicographically least rotation of ``seq`` (two-pointer, O(m))."""
+    """Start index of the lexicographically least rotation of ``seq`` (two-pointer, O(m)); 0 for
+    a constant ``seq`` (a progression's gaps and coefficients: the loop below answers 0 too)."""
     m = len(seq)
+    if not m or seq.count(seq[0]) == m:
+        return 0
     i, j, k = 0, 1, 0
     while i < m and j < m and k < m:
         x, y = seq[(i + k) % m], seq[(j + k) % m]
@@ -285,7 +292,7 @@ def own_core(p: Poly, n: int) -> bool:
     """Whether ``p`` is its own shift-normal core or its own centered core (``shift_normal_start``
     is 0 or ``centered_shift`` is 0 mod ``n``; the zero polynomial is), from one normalization
     and one ``cyclic_support`` (``slot_oracles.canonical``)."""
-    q0 = normalize(p, n)
+    q0 = p if is_normal(p, n) else normalize(p, n)  # read only: no copy
     if not q0:
         return True
     a, gaps = cyclic_support(q0, n)

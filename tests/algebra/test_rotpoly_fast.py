@@ -379,3 +379,21 @@ def test_half_and_splits_equal_the_reference(kn: tuple[str, int]) -> None:
         assert o.half(a, n, which) == ref_half(a, n, which)
     p = rotpoly.parse_key(a, n)
     assert o.splits(a, n) == ("y" if ref_canonical(a, n) or any(k % n == 0 for k in p) else "")
+
+
+def ref_least_rotation(seq: list[tuple[int, int]]) -> int:
+    """The least rotation's start by brute force (the first of equal rotations: the two-pointer's
+    answer is the least index among the minimal rotations)."""
+    m = len(seq)
+    if not m:
+        return 0
+    best = min(range(m), key=lambda i: (seq[i:] + seq[:i], i))
+    return best
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 0), st.integers(1, 2)), max_size=12), st.booleans())
+def test_least_rotation_equals_brute_force(seq: list[tuple[int, int]], constant: bool) -> None:
+    if constant and seq:
+        seq = [seq[0]] * len(seq)  # a progression's: the shortcut
+    assert rotpoly._least_rotation(seq) == ref_least_rotation(seq)
