@@ -23,6 +23,7 @@ and came back unoptimized. Here it is one pass of the oracles over log2(n) level
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -84,19 +85,22 @@ class DryRun:
         """Write the rows and unions into ``t`` with ``base`` for -1; the node id of the row.
         (Every row gets ``t``'s next fresh node id, so row ``i`` of the log is ``first + i``.)"""
         first = t._next
-        node = t.node
-        for op, args in self.log:
-            refs = _REFS[op]
-            if not refs:
-                node(op, *args)
-            elif len(refs) == 1:  # LinRot, ProdRot, Rot, Neg, Gather... (their node id first)
-                a = args[0]
-                node(op, base if a == -1 else first + a, *args[1:])  # type: ignore[operator]
-            else:
-                a, b = args[0], args[1]
-                node(op, base if a == -1 else first + a, base if b == -1 else first + b,  # type: ignore[operator]
-                     *args[2:])
-        assert t._next == first + len(self.log)
+
+        def resolved() -> Iterator[tuple[str, tuple[Arg, ...]]]:
+            for op, args in self.log:
+                refs = _REFS[op]
+                if not refs:
+                    yield op, args
+                elif len(refs) == 1:  # LinRot, ProdRot, Rot, Neg, Gather... (their node id first)
+                    a = args[0]
+                    yield op, (base if a == -1 else first + a, *args[1:])  # type: ignore[operator]
+                else:
+                    a, b = args[0], args[1]
+                    yield op, (base if a == -1 else first + a, base if b == -1 else first + b,  # type: ignore[operator]
+                               *args[2:])
+
+        end = t.nodes(resolved())
+        assert end == first + len(self.log)
         t.unions.extend((base if a == -1 else first + a, base if b == -1 else first + b) for a, b in self.unions)
         return base if self.row == -1 else first + self.row
 

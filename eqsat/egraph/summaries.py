@@ -505,6 +505,8 @@ class Summaries(CanonicalForms):
         change the answer: the walk is made once per load (``_walk_through``, asked four
         times for one slot of the 32-slot sum-and-product), only the covered bases checked
         again (the nodes covered change while the load plans)."""
+        if self.prog.nodes[vec].op not in ("add", "sub", "neg", "rotate"):
+            return None  # no tree (most slot reads: asked first, before the memo)
         memo = self._through_memo
         if (vec, j) in memo:
             walk = memo[(vec, j)]

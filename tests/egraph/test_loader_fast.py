@@ -193,3 +193,25 @@ def test_table_text_in_one_format_is_the_lines_joined() -> None:
     assert tables._text([], "TSI") == ""
     with pytest.raises(ValueError):
         tables._text([(1, "a"), (2, "b", 3)], "TSI")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_nodes_writes_what_node_writes(seed: int) -> None:
+    """``Tables.nodes`` (``DryRun.replay``'s rows at once) writes the rows and facts of one
+    ``node`` call per row, with the next fresh node ids."""
+    rng = random.Random(seed)
+    one, many = Tables(3), Tables(3)
+    for t in (one, many):
+        t.node("In", "x", 8, at=0)
+    ids: list[int] = [0, -5]
+    batch: list[tuple[str, tuple[Arg, ...]]] = []
+    for i in range(200):
+        op = rng.choice(list(LOAD_COLUMNS))
+        args = tuple(rng.choice(ids) if c == "T" else rng.choice([1, 4, 8]) if c == "I" else 0.5 if c == "F" else "k"
+                     for c in LOAD_COLUMNS[op])
+        batch.append((op, args))
+        ids.append(3 + i)
+    for op, args in batch:
+        one.node(op, *args)
+    assert many.nodes(batch) == one._next == 3 + len(batch)
+    assert many.rows == one.rows and many.facts == one.facts
