@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import groupby
-from operator import sub
 
 Poly = dict[int, int]
 
@@ -171,29 +169,10 @@ def _key_of(offs: list[int], cs: list[int]) -> str:
     m = len(offs)
     if not m:
         return "0"
-    if m > 2 and cs.count(cs[0]) == m:  # one coefficient (a sum's or product's forms): runs of equal gaps
-        c = cs[0]
-        d = list(map(sub, offs[1:], offs))  # d[i]: the gap after offs[i]
-        if d.count(d[0]) == m - 1:
-            return f"{offs[0]}..{offs[-1]}/{d[0]}*{c}"  # one run: a progression (a reduction's)
-        # ends[i]: the last index of the stretch of equal gaps holding d[i] (the greedy run
-        # from offs[i] on ends at offs[ends[i] + 1]): Python per stretch, not per term
-        ends: list[int] = []
-        for _, stretch in groupby(d):
-            k = len(ends) + len(list(stretch))
-            ends += [k - 1] * (k - len(ends))
-        parts: list[str] = []
-        i = 0
-        while i < m:
-            if i + 2 < m and d[i] == d[i + 1]:
-                j = ends[i] + 1
-                parts.append(f"{offs[i]}..{offs[j]}/{d[i]}*{c}")
-                i = j + 1
-            else:
-                parts.append(f"{offs[i]}*{c}")
-                i += 1
-        return ",".join(parts)
-    parts = []
+    if m > 2 and offs[-1] - offs[0] == (m - 1) * (offs[1] - offs[0]) and cs.count(cs[0]) == m and (
+            offs == list(range(offs[0], offs[-1] + 1, offs[1] - offs[0]))):
+        return f"{offs[0]}..{offs[-1]}/{offs[1] - offs[0]}*{cs[0]}"  # one run: a progression (a reduction's)
+    parts: list[str] = []
     i = 0
     while i < m:
         c = cs[i]
