@@ -140,6 +140,10 @@ def _with_shift(factors: list[Poly], s: int, n: int) -> list[Poly]:
     candidate wins, ties go to fewer factors, then to the factors as given.
     """
     fs = [normalize(f, n) for f in factors]
+    if s % n == 0 and all(0 in f or not f for f in fs):
+        # nothing to move and no shift to spread: both candidates below are ``fs`` itself (a
+        # progression's radix factors from offset 0, most factorizations the loader asks for)
+        return fs
     moved: list[Poly] = []
     s_moved = s
     for f in fs:
@@ -359,12 +363,14 @@ def _factorizations(q: Poly, n: int, max_results: int, depth: int) -> list[list[
 def _select(q: Poly, n: int, cands: list[list[Poly]], base: int, max_results: int) -> list[list[Poly]]:
     """Keep verified, strictly cheaper, distinct candidates; sort stably by cost."""
     good: list[tuple[int, int, list[Poly]]] = []
-    seen: set[tuple[str, ...]] = set()
+    seen: set[tuple[tuple[tuple[int, int], ...], ...]] = set()
     for i, fs in enumerate(cands):
         fs = [f for f in fs if f != {0: 1}]
         if len(fs) < 2:
             continue
-        ident = tuple(key(f, n) for f in fs)
+        # each factor's normalized terms: equal exactly when their keys are (``key`` is
+        # injective on them), without building the keys' text
+        ident = tuple(tuple(normalize(f, n).items()) for f in fs)
         if ident in seen:
             continue
         cost = factors_cost(fs, n)

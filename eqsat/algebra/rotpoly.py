@@ -15,6 +15,7 @@ Out:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 Poly = dict[int, int]
@@ -37,15 +38,27 @@ def normalize(p: Poly, n: int) -> Poly:
     -- a parsed key, a product's factor --, copied after ``is_normal``'s one pass.)"""
     if is_normal(p, n):
         return dict(p)
-    half = n // 2
+    return _sorted_nonzero(_reduced(p, n))
+
+
+def _reduced(p: Poly, n: int) -> Poly:
+    """``p`` with its offsets reduced into ``(-n/2, n/2]`` and equal ones merged, in no order
+    and with zero coefficients kept (``normalize`` without its sort and filter). The offset of
+    ``k`` is ``(k + b) % n - b`` with ``b = n - n // 2 - 1``: one expression for ``norm_offset``."""
+    b = n - n // 2 - 1
+    if p and max(p) - min(p) < n:  # no two offsets are equal mod n: nothing merges
+        return {(k + b) % n - b: c for k, c in p.items()}
     out: Poly = {}
     get = out.get
     for k, c in p.items():
-        r = k % n
-        if r > half:
-            r -= n
+        r = (k + b) % n - b
         out[r] = get(r, 0) + c
-    return {k: out[k] for k in sorted(out) if out[k] != 0}
+    return out
+
+
+def _sorted_nonzero(q: Poly) -> Poly:
+    """``q`` (offsets reduced, ``_reduced``) with its offsets ascending and zero terms dropped."""
+    return {k: q[k] for k in sorted(q) if q[k] != 0}
 
 
 def is_normal(p: Poly, n: int) -> bool:
@@ -70,13 +83,16 @@ def add(a: Poly, b: Poly, n: int) -> Poly:
 
 
 def mul(a: Poly, b: Poly, n: int) -> Poly:
-    """Product in ``Z[rho]/(rho^n - 1)``."""
+    """Product in ``Z[rho]/(rho^n - 1)`` (each offset reduced as ``_reduced`` does, so the
+    products need no second pass of ``normalize``)."""
+    m = n - n // 2 - 1
     out: dict[int, int] = {}
+    get = out.get
     for ka, ca in a.items():
         for kb, cb in b.items():
-            r = (ka + kb) % n
-            out[r] = out.get(r, 0) + ca * cb
-    return normalize(out, n)
+            r = (ka + kb + m) % n - m
+            out[r] = get(r, 0) + ca * cb
+    return _sorted_nonzero(out)
 
 
 def shift(p: Poly, s: int, n: int) -> Poly:
@@ -85,10 +101,12 @@ def shift(p: Poly, s: int, n: int) -> Poly:
 
 
 def product(factors: Sequence[Poly], n: int) -> Poly:
-    acc: Poly = {0: 1}
-    for f in factors:
+    if not factors:
+        return normalize({0: 1}, n)
+    acc = normalize(factors[0], n)  # ``mul({0: 1}, factors[0], n)``
+    for f in factors[1:]:
         acc = mul(acc, f, n)
-    return normalize(acc, n)
+    return acc
 
 
 def apply(p: Poly, vec: Sequence[int], n: int) -> list[int]:
@@ -130,30 +148,45 @@ def key(p: Poly, n: int) -> str:
     Terms in ascending offset order, separated by ``,``: a single term ``k*c``, or a run of at
     least three consecutive terms with equal coefficient at a constant stride ``a..b/st*c``
     (greedy, left to right). The zero polynomial is ``"0"`` (no term lacks a ``*``).
+    (Read from the offsets' and coefficients' lists, most keys are of normalized polynomials:
+    the loader asks ~90 keys of the 16-46-term interior forms of a 32-slot sum-and-product.)
     """
-    q = p if is_normal(p, n) else normalize(p, n)  # most keys are of normalized polynomials
-    offs = list(q)
-    if not offs:
+    if is_normal(p, n):
+        return _key_of(list(p), list(p.values()))
+    ks = sorted(p)
+    if ks and ks[0] >= 0 and ks[-1] < n and 0 not in p.values():
+        # offsets in [0, n) (a rotation tree's forms): sorted, those above n/2 moved first
+        i = bisect_right(ks, n // 2)
+        cs = list(map(p.__getitem__, ks))
+        return _key_of([*map((-n).__add__, ks[i:]), *ks[:i]], cs[i:] + cs[:i])
+    q = _reduced(p, n)
+    offs = sorted([k for k, c in q.items() if c])
+    return _key_of(offs, [q[k] for k in offs])
+
+
+def _key_of(offs: list[int], cs: list[int]) -> str:
+    """``key`` of the normalized polynomial with offsets ``offs`` (ascending) and coefficients ``cs``."""
+    m = len(offs)
+    if not m:
         return "0"
+    if m > 2 and offs[-1] - offs[0] == (m - 1) * (offs[1] - offs[0]) and cs.count(cs[0]) == m and (
+            offs == list(range(offs[0], offs[-1] + 1, offs[1] - offs[0]))):
+        return f"{offs[0]}..{offs[-1]}/{offs[1] - offs[0]}*{cs[0]}"  # one run: a progression (a reduction's)
     parts: list[str] = []
-    i, m = 0, len(offs)
+    i = 0
     while i < m:
-        c = q[offs[i]]
-        if (
-            i + 2 < m
-            and q[offs[i + 1]] == c
-            and q[offs[i + 2]] == c
-            and (offs[i + 1] - offs[i] == offs[i + 2] - offs[i + 1])
-        ):
+        c = cs[i]
+        if i + 2 < m and cs[i + 1] == c and cs[i + 2] == c:
             st = offs[i + 1] - offs[i]
-            j = i + 2
-            while j + 1 < m and q[offs[j + 1]] == c and offs[j + 1] - offs[j] == st:
-                j += 1
-            parts.append(f"{offs[i]}..{offs[j]}/{st}*{c}")
-            i = j + 1
-        else:
-            parts.append(f"{offs[i]}*{c}")
-            i += 1
+            if offs[i + 2] - offs[i + 1] == st:
+                j = i + 2
+                while j + 1 < m and cs[j + 1] == c and offs[j + 1] - offs[j] == st:
+                    j += 1
+                parts.append(f"{offs[i]}..{offs[j]}/{st}*{c}")
+                i = j + 1
+                continue
+        parts.append(f"{offs[i]}*{c}")
+        i += 1
     return ",".join(parts)
 
 
@@ -182,7 +215,7 @@ def parse_key(s: str, n: int) -> Poly:
             if k in out:
                 raise ValueError(f"offset {k} repeated in key {s!r}")
             out[k] = c
-    return normalize(out, n)
+    return out if is_normal(out, n) else normalize(out, n)  # a key's own terms: most are normalized
 
 
 # --------------------------------------------------------------------------- representatives
@@ -190,14 +223,17 @@ def parse_key(s: str, n: int) -> Poly:
 
 def cyclic_support(p: Poly, n: int) -> tuple[list[int], list[int]]:
     """Support sorted in ``[0, n)`` and the gap before each element (cyclically)."""
-    a = sorted(k % n for k in p)
+    a = sorted([k % n for k in p])
     gaps = [a[i] - a[i - 1] if i else a[0] + n - a[-1] for i in range(len(a))]
     return a, gaps
 
 
 def _least_rotation(seq: Sequence[tuple[int, int]]) -> int:
-    """Start index of the lexicographically least rotation of ``seq`` (two-pointer, O(m))."""
+    """Start index of the lexicographically least rotation of ``seq`` (two-pointer, O(m)); 0 for
+    a constant ``seq`` (a progression's gaps and coefficients: the loop below answers 0 too)."""
     m = len(seq)
+    if not m or seq.count(seq[0]) == m:
+        return 0
     i, j, k = 0, 1, 0
     while i < m and j < m and k < m:
         x, y = seq[(i + k) % m], seq[(j + k) % m]
@@ -221,9 +257,25 @@ def shift_normal_start(p: Poly, n: int) -> int | None:
     q0 = normalize(p, n)
     if not q0:
         return None
-    a, gaps = cyclic_support(q0, n)
-    seq = [(-gaps[i], q0[norm_offset(a[i], n)]) for i in range(len(a))]
+    return _shift_normal_start_of(q0, *cyclic_support(q0, n), n)
+
+
+def _shift_normal_start_of(q0: Poly, a: list[int], gaps: list[int], n: int) -> int:
+    """``shift_normal_start`` of the nonzero normalized ``q0`` with its ``cyclic_support`` ``a``, ``gaps``."""
+    half = n // 2  # ``norm_offset`` inline: a[i] is in [0, n)
+    seq = [(-g, q0[x - n if x > half else x]) for x, g in zip(a, gaps, strict=True)]
     return a[_least_rotation(seq)]
+
+
+def own_core(p: Poly, n: int) -> bool:
+    """Whether ``p`` is its own shift-normal core or its own centered core (``shift_normal_start``
+    is 0 or ``centered_shift`` is 0 mod ``n``; the zero polynomial is), from one normalization
+    and one ``cyclic_support`` (``slot_oracles.canonical``)."""
+    q0 = p if is_normal(p, n) else normalize(p, n)  # read only: no copy
+    if not q0:
+        return True
+    a, gaps = cyclic_support(q0, n)
+    return not _shift_normal_start_of(q0, a, gaps, n) or _centered_shift_of(a, gaps, n) % n == 0
 
 
 def shift_normal(p: Poly, n: int) -> tuple[int, Poly]:
@@ -246,7 +298,11 @@ def centered_shift(p: Poly, n: int) -> int:
     q0 = normalize(p, n)
     if not q0:
         return 0
-    a, gaps = cyclic_support(q0, n)
+    return _centered_shift_of(*cyclic_support(q0, n), n)
+
+
+def _centered_shift_of(a: list[int], gaps: list[int], n: int) -> int:
+    """``centered_shift`` of a nonzero polynomial with ``cyclic_support`` ``a``, ``gaps``."""
     big = max(gaps)
     span = n - big
     best: tuple[int, int] | None = None

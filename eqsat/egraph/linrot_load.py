@@ -23,7 +23,9 @@ and came back unoptimized. Here it is one pass of the oracles over log2(n) level
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from eqsat.egraph.tables import LOAD_COLUMNS, Arg, Tables
 from eqsat.rulespec import slot_oracles as o
@@ -80,14 +82,34 @@ class DryRun:
         return DryRun(tuple(rec.log), tuple(rec.unions), row, ok)
 
     def replay(self, t: Tables, base: int) -> int:
-        """Write the rows and unions into ``t`` with ``base`` for -1; the node id of the row."""
-        ids: list[int] = []
-        for op, args in self.log:
-            cols = LOAD_COLUMNS[op]
-            ids.append(t.node(op, *[(base if a == -1 else ids[a]) if c == "T" else a  # type: ignore[index]
-                                    for a, c in zip(args, cols, strict=True)]))
-        t.unions.extend((base if a == -1 else ids[a], base if b == -1 else ids[b]) for a, b in self.unions)
-        return base if self.row == -1 else ids[self.row]
+        """Write the rows and unions into ``t`` with ``base`` for -1; the node id of the row.
+        (Every row gets ``t``'s next fresh node id, so row ``i`` of the log is ``first + i``.)"""
+        first = t._next
+
+        def resolved() -> Iterator[tuple[str, tuple[Arg, ...]]]:
+            for op, args in self.log:
+                refs = _REFS[op]
+                if not refs:
+                    yield op, args
+                elif len(refs) == 1:  # LinRot, ProdRot, Rot, Neg, Gather... (their node id first)
+                    a = args[0]
+                    yield op, (base if a == -1 else first + a, *args[1:])  # type: ignore[operator]
+                else:
+                    a, b = args[0], args[1]
+                    yield op, (base if a == -1 else first + a, base if b == -1 else first + b,  # type: ignore[operator]
+                               *args[2:])
+
+        end = t.nodes(resolved())
+        assert end == first + len(self.log)
+        t.unions.extend((base if a == -1 else first + a, base if b == -1 else first + b) for a, b in self.unions)
+        return base if self.row == -1 else first + self.row
+
+
+#: the columns of each constructor that hold node ids (``LOAD_COLUMNS``' T columns), for
+#: ``DryRun.replay``: at most the first two, so it reads them in place
+_REFS: dict[str, tuple[int, ...]] = {
+    op: tuple(j for j, c in enumerate(cols) if c == "T") for op, cols in LOAD_COLUMNS.items()}
+assert all(refs in ((), (0,), (0, 1)) for refs in _REFS.values())
 
 
 class RowRealizer:
@@ -114,7 +136,8 @@ class RowRealizer:
         got = self.memo.get((v, p))
         if got is not None:
             return got, self.done.get(got, False)
-        row = self._node(self.OP, v, p, self.n)
+        self.rows += 1  # ``_node``, inline
+        row = self.t.node(self.OP, v, p, self.n)
         return row, self.realize(row, v, p)
 
     def realize(self, row: int, v: int, p: str) -> bool:
@@ -188,39 +211,71 @@ class Realizer(RowRealizer):
 
     def realize(self, lin: int, v: int, p: str) -> bool:
         """Realize the row ``lin`` = ``LinRot(v, p)``; whether it is realized."""
-        n = self.n
         known = self._begin(lin, v, p)
         if known is not None:
             return known
+        one, mono, neg_mono, scaled, halves, complement, pairs = steps(p, self.n)
         alts: list[tuple[int, bool]] = []
-        if p == o.mono(0, 1, n):  # lin-one
+        if one:  # lin-one
             alts.append((v, True))
-        k = o.single_offset(p, n)
-        if o.single_is(p, n, 1) and k != 0:  # lin-mono
-            alts.append((self._node("Rot", v, k), True))
-        if o.single_is(p, n, -1):  # lin-neg-mono
-            one, ok = self.linrot(v, o.mono(k, 1, n))
-            alts.append((self._node("Neg", one), ok))
-        c = o.single_abs_coef(p, n)
-        if c > 1 and o.single(p, n):  # lin-scaled-mono, lin-scaled-mono-neg
-            one, ok = self.linrot(v, o.mono(k, 1, n))
-            scaled = self._node("Mul", one, self._node("Num", c, n))
-            alts.append((scaled if o.single_sign(p, n) else self._node("Neg", scaled), ok))
-        if o.splits(p, n):  # lin-split's own guard: canonical, or a term at offset 0
-            a = o.half(p, n, 0)
-            if a:  # lin-split
-                (x, xo), (y, yo) = self.linrot(v, a), self.linrot(v, o.half(p, n, 1))
-                alts.append((self._node("Add", x, y), xo and yo))
-        if o.canonical(p, n):
-            full = o.complement(p, n, 0)
-            if full:  # lin-complement
-                (x, xo), (y, yo) = self.linrot(v, full), self.linrot(v, o.complement(p, n, 1))
-                alts.append((self._node("Add", x, y), xo and yo))
-            for j in (0, 1):  # lin-factor-0, lin-factor-1 (the second not for progressions)
-                f = o.factor_inner(p, n, j)
-                if not f or (j == 1 and o.progression(p, n)):
-                    continue
-                inner, inner_ok = self.linrot(v, f)
-                outer, outer_ok = self.linrot(inner, o.factor_outer(p, n, j))
-                alts.append((outer, inner_ok and outer_ok))
+        if mono:  # lin-mono
+            alts.append((self._node("Rot", v, mono), True))
+        if neg_mono:  # lin-neg-mono
+            one_row, ok = self.row(v, neg_mono)
+            alts.append((self._node("Neg", one_row), ok))
+        if scaled is not None:  # lin-scaled-mono, lin-scaled-mono-neg
+            one_row, ok = self.row(v, scaled[0])
+            row = self._node("Mul", one_row, self._node("Num", scaled[1], self.n))
+            alts.append((row if scaled[2] else self._node("Neg", row), ok))
+        if halves is not None:  # lin-split
+            (x, xo), (y, yo) = self.row(v, halves[0]), self.row(v, halves[1])
+            alts.append((self._node("Add", x, y), xo and yo))
+        if complement is not None:  # lin-complement
+            (x, xo), (y, yo) = self.row(v, complement[0]), self.row(v, complement[1])
+            alts.append((self._node("Add", x, y), xo and yo))
+        for f, outer_key in pairs:  # lin-factor-0, lin-factor-1
+            inner, inner_ok = self.row(v, f)
+            outer, outer_ok = self.row(inner, outer_key)
+            alts.append((outer, inner_ok and outer_ok))
         return self._settle(lin, alts)
+
+
+#: ``steps``: whether a key is 1, its rotation, the key of its negated or scaled monomial, its
+#: halves, its complement's two parts, its factor pairs
+Steps = tuple[bool, int, str, tuple[str, int, bool] | None, tuple[str, str] | None, tuple[str, str] | None,
+              tuple[tuple[str, str], ...]]
+
+
+@cache
+def steps(p: str, n: int) -> Steps:
+    """What ``Realizer.realize`` asks the oracles about the polynomial ``p`` of ``n`` slots, in
+    one answer: whether it is 1 (``lin-one``), the offset of its one rotation (``lin-mono``; 0:
+    none), the key of the monomial it negates (``lin-neg-mono``; "": none), that monomial's
+    key, the scale and whether it is positive (``lin-scaled-mono``, ``lin-scaled-mono-neg``;
+    None: none), its two halves (``lin-split``), its full reduction and remainder
+    (``lin-complement``), its (inner, outer) factor pairs (``lin-factor-0``, ``lin-factor-1``).
+    The oracles are asked what ``realize`` asked them one by one, under the same conditions, so
+    their caches (which saturation's rules read) fill as before; memoized by value: a key is
+    realized over many bases in one load."""
+    one = p == o.mono(0, 1, n)
+    k = o.single_offset(p, n)
+    mono = k if o.single_is(p, n, 1) and k != 0 else 0
+    neg_mono = o.mono(k, 1, n) if o.single_is(p, n, -1) else ""
+    c = o.single_abs_coef(p, n)
+    scaled = (o.mono(k, 1, n), c, bool(o.single_sign(p, n))) if c > 1 and o.single(p, n) else None
+    halves: tuple[str, str] | None = None
+    if o.splits(p, n):  # lin-split's own guard: canonical, or a term at offset 0
+        a = o.half(p, n, 0)
+        if a:
+            halves = (a, o.half(p, n, 1))
+    complement: tuple[str, str] | None = None
+    pairs: list[tuple[str, str]] = []
+    if o.canonical(p, n):
+        full = o.complement(p, n, 0)
+        if full:
+            complement = (full, o.complement(p, n, 1))
+        for j in (0, 1):  # the second not for progressions
+            f = o.factor_inner(p, n, j)
+            if f and not (j == 1 and o.progression(p, n)):
+                pairs.append((f, o.factor_outer(p, n, j)))
+    return one, mono, neg_mono, scaled, halves, complement, tuple(pairs)

@@ -128,13 +128,17 @@ def interior_forms(prog: Program, tree: RotationTree, product: bool) -> dict[int
             a, b = args[0], args[1]
             assert a is not None and b is not None
             if product:
-                got = None if set(a) & set(b) else {**a, **b}
+                got = {**a, **b} if a.keys().isdisjoint(b) else None
             else:
                 sign = -1 if n.op == "sub" else 1
                 got = dict(a)
+                cancelled = False
                 for j, c in b.items():
-                    got[j] = got.get(j, 0) + sign * c
-                got = {j: c for j, c in got.items() if c}
+                    x = got.get(j, 0) + sign * c
+                    got[j] = x
+                    cancelled = cancelled or x == 0
+                if cancelled:  # only then a term to drop (most steps add new offsets)
+                    got = {j: c for j, c in got.items() if c}
         elif n.op == "mul" and not product:
             t = rotation_tree(prog, i, lambda _: False, product)
             got = t.terms if t is not None and t.base == tree.base else None

@@ -55,6 +55,12 @@ class Summaries(CanonicalForms):
         super().__init__(prog)
         #: the dry runs of this load's realizations, by constructor, slot count and key (``_dry_run``)
         self._dry_runs: dict[tuple[str, int, str], DryRun] = {}
+        #: the key of each interior form of a rotation tree (slot count, its terms in their
+        #: order) this load (``_rotation_tree``): a sum and a product of one shape (the 32-slot
+        #: sum-and-product) have the same forms, and their keys took a third of the emission
+        self._form_keys: dict[tuple[int | tuple[int, int], ...], str] = {}
+        #: ``_walk_through`` of each (vector, slot) asked this load (``_read_through``)
+        self._through_memo: dict[tuple[int, int], tuple[dict[tuple[int, int], int], list[int], set[int]] | None] = {}
 
     def _dry_run(self, realizer: type[RowRealizer], n: int, key: str) -> DryRun:
         """The realization at load of ``key`` over ``n`` slots by ``realizer``, run once per
@@ -203,11 +209,16 @@ class Summaries(CanonicalForms):
         v = self.name[tree.base]
         product = i in self.product_trees
         op = "ProdRot" if product else "LinRot"
+        keys = self._form_keys
         for j, terms in interior_forms(self.prog, tree, product=product).items():
             # each step of the chain as its polynomial (offset set) too: the rules that would
             # derive them one step per iteration (``lin-rot`` with ``lin-add``, ``prod-rot``
             # with ``prod-merge``) find them present
-            self.unions.append((self.name[j], self.node(op, v, rotpoly.key(terms, slots), slots)))
+            form: tuple[int | tuple[int, int], ...] = (slots, *terms.items())
+            key = keys.get(form)
+            if key is None:
+                key = keys[form] = rotpoly.key(terms, slots)
+            self.unions.append((self.name[j], self.node(op, v, key, slots)))
         key = rotpoly.key(tree.terms, slots)
         realizer = prodrot_load.ProdRealizer if product else linrot_load.Realizer
         return self._realize_row(realizer, slots, v, key)[0]
@@ -490,37 +501,63 @@ class Summaries(CanonicalForms):
         """Slot ``j`` of ``vec`` when ``vec`` is a tree of vector add/sub/neg and rotations by
         constants (``(rot(v, 1) + rot(v, 2))[0] = v[1] + v[2]``): ({(base, slot): c}, the
         tree's nodes that only it reads, from ``vec`` down: a sum may absorb those); None
-        for any other vector, or a base that is a constant."""
-        through = ("add", "sub", "neg", "rotate")
-        if self.prog.nodes[vec].op not in through:
+        for any other vector, or a base that is a constant or covered. The caller must not
+        change the answer: the walk is made once per load (``_walk_through``, asked four
+        times for one slot of the 32-slot sum-and-product), only the covered bases checked
+        again (the nodes covered change while the load plans)."""
+        if self.prog.nodes[vec].op not in ("add", "sub", "neg", "rotate"):
+            return None  # no tree (most slot reads: asked first, before the memo)
+        memo = self._through_memo
+        if (vec, j) in memo:
+            walk = memo[(vec, j)]
+        else:
+            walk = memo[(vec, j)] = self._walk_through(vec, j)
+        if walk is None:
             return None
-        slots = self.prog.nodes[vec].type.slots
+        terms, nodes, bases = walk
+        covered = self.covered
+        if any(x in covered for x in bases):
+            return None
+        return terms, nodes
+
+    def _walk_through(self, vec: int, j: int) -> tuple[dict[tuple[int, int], int], list[int], set[int]] | None:
+        """``_read_through`` with its bases (the leaves of the tree) and whether they are
+        covered not checked: (terms, nodes, bases), or None."""
+        through = ("add", "sub", "neg", "rotate")
+        nodes_of = self.prog.nodes
+        if nodes_of[vec].op not in through:
+            return None
+        slots = nodes_of[vec].type.slots
         terms: dict[tuple[int, int], int] = {}
         nodes: list[int] = []
-        stack = [(vec, j, 1, self._single_use(vec))]
+        bases: set[int] = set()
+        single_use = self._single_use
+        stack = [(vec, j, 1, single_use(vec))]
         budget = READ_THROUGH_STEPS  # a DAG is walked as a tree: x + x, doubled 60 times, has 2^60 paths
         while stack:
             budget -= 1
             if budget < 0:
                 return None
             x, at, c, own = stack.pop()
-            m = self.prog.nodes[x]
-            if m.op not in through:
-                if m.op in ("const", "empty") or m.type.slots != slots or x in self.covered:
+            m = nodes_of[x]
+            op = m.op
+            if op not in through:
+                if op in ("const", "empty") or m.type.slots != slots:
                     return None
+                bases.add(x)
                 key = (x, at % slots)
                 terms[key] = terms.get(key, 0) + c
                 continue
             if own:
                 nodes.append(x)
-            if m.op == "rotate":
+            if op == "rotate":
                 kids = [(m.args[0], at + int(m.attrs[0]), c)]  # type: ignore[call-overload]
-            elif m.op == "neg":
+            elif op == "neg":
                 kids = [(m.args[0], at, -c)]
             else:
-                kids = [(m.args[0], at, c), (m.args[1], at, c if m.op == "add" else -c)]
-            stack.extend((y, a, d, own and self._single_use(y)) for y, a, d in kids)
-        return terms, nodes
+                kids = [(m.args[0], at, c), (m.args[1], at, c if op == "add" else -c)]
+            stack.extend((y, a, d, own and single_use(y)) for y, a, d in kids)
+        return terms, nodes, bases
 
     def _scaled_slots(self, x: int) -> tuple[dict[tuple[int, int], int], list[int], list[int]] | None:
         """A leaf of a sum that is itself a linear form of slots (``(x0 + x1) * 2``:

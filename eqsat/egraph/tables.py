@@ -15,6 +15,8 @@ chunk's text); the tables load in well under a second.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 
 
@@ -147,12 +149,14 @@ def _line(row: tuple[Arg, ...], cols: str) -> str:
 
 
 def _text(rows: list[tuple[Arg, ...]], cols: str) -> str:
-    """The TSV text of ``rows`` (``_line`` of each): where no column is a float, joined at once
+    """The TSV text of ``rows`` (``_line`` of each): where no column is a float, formatted at once
     and checked as a whole -- every row as long as ``cols`` and, in all, one tab fewer per row
     than columns and one newline per row (a tab or newline inside a value shows as a wrong
     count: then line by line, where ``_field`` refuses it)."""
-    if "F" not in cols and all(len(row) == len(cols) for row in rows):
-        text = "\n".join(["\t".join(map(str, row)) for row in rows]) + "\n"
+    if "F" not in cols and rows and set(map(len, rows)) == {len(cols)}:
+        # one %-format of every value (``%s`` is ``str``): no Python per row or value
+        line = "\t".join(["%s"] * len(cols)) + "\n"
+        text = (line * len(rows)) % tuple(chain.from_iterable(rows))
         if text.count("\t") == len(rows) * (len(cols) - 1) and text.count("\n") == len(rows):
             return text
     return "".join(_line(row, cols) for row in rows)
@@ -172,6 +176,29 @@ _DERIVED: dict[str, tuple[int | None, tuple[int, ...]]] = {
     **{op: (0, (0,)) for op in ("Neg", "Encode", "Decode", "NegI", "Rot")},
     "Ins": (1, (0, 1)), "Ext": (None, (0,)), "ExtI": (None, (0,)), "Place": (None, (0,)), "Splat": (None, (0,)),
 }
+
+
+def _fact_rule(op: str) -> tuple[int, int, int]:
+    """How ``Tables.node`` derives the facts of an ``op`` row, as ``(kind, slots, varies)``
+    (``_DERIVED``, ``_N_COLUMN``, ``_VARIES_LEAF`` read once per constructor, not per row):
+    kind 0, a leaf or summary: the slot count is argument ``slots``, ``varies`` is ``varies``;
+    kind 1 (2): the slot count and ``varies`` are child 0's (``varies`` the maximum of
+    children 0 and 1's); kind 3: the slot count is child 1's, ``varies`` children 0 and 1's
+    (``Ins``); kind 4: the slot count is argument ``slots`` (-1: 1, ``Ext``'s), ``varies``
+    child 0's."""
+    derived = _DERIVED.get(op)
+    if derived is None:
+        return 0, _N_COLUMN[op], _VARIES_LEAF.get(op, -1)
+    child, varying = derived
+    if child is None:
+        return 4, -1 if op[:3] == "Ext" else _N_COLUMN[op], 0
+    if child == 1:
+        return 3, 0, 0
+    return (1 if len(varying) == 1 else 2), 0, 0
+
+
+#: ``_fact_rule`` of every constructor
+_FACT_RULES: dict[str, tuple[int, int, int]] = {op: _fact_rule(op) for op in LOAD_COLUMNS}
 
 
 class Tables:
@@ -198,22 +225,53 @@ class Tables:
         if at is None:
             at = self._next
             self._next += 1
-        derived = _DERIVED.get(op)
-        if derived is not None:
-            child, varying = derived
-            get = self.facts.get
-            n = get(args[child], _UNKNOWN)[0] if child is not None else 1 if op[:3] == "Ext" else args[_N_COLUMN[op]]
-            if len(varying) == 1:
-                v = get(args[0], _UNKNOWN)[1]
-            else:
-                v0, v1 = get(args[0], _UNKNOWN)[1], get(args[1], _UNKNOWN)[1]
-                v = -1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1
-            self.facts[at] = (n, v)
+        kind, col, v = _FACT_RULES[op]
+        if kind == 0:  # a leaf's or a summary's (summaries have no ``varies``)
+            n = args[col]
         else:
-            n = args[_N_COLUMN[op]]  # a leaf's or a summary's (summaries have no ``varies``)
-            v = _VARIES_LEAF.get(op, -1)
-            self.facts[at] = (n, v)
+            get = self.facts.get
+            f0 = get(args[0], _UNKNOWN)
+            if kind == 1:
+                n, v = f0
+            elif kind == 4:
+                n, v = (1 if col < 0 else args[col]), f0[1]
+            else:
+                f1 = get(args[1], _UNKNOWN)
+                n = f0[0] if kind == 2 else f1[0]
+                v0, v1 = f0[1], f1[1]
+                v = -1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1
+        self.facts[at] = (n, v)
         self.rows[op].append((at, *args, n, v))
+        return at
+
+    def nodes(self, rows: Iterable[tuple[str, tuple[Arg, ...]]]) -> int:
+        """``node(op, *args)`` for every ``(op, args)`` of ``rows`` in order, each with a fresh
+        node id: the same rows and facts, in one call (``linrot_load.DryRun.replay`` writes a
+        realization's rows, 394 for the 32-slot sum-and-product: the calls were half its time);
+        the next fresh node id after them. (``node``'s derivation of the facts, inline.)"""
+        at = self._next
+        facts = self.facts
+        get = facts.get
+        tables = self.rows
+        for op, args in rows:
+            kind, col, v = _FACT_RULES[op]
+            if kind == 0:
+                n = args[col]
+            else:
+                f0 = get(args[0], _UNKNOWN)
+                if kind == 1:
+                    n, v = f0
+                elif kind == 4:
+                    n, v = (1 if col < 0 else args[col]), f0[1]
+                else:
+                    f1 = get(args[1], _UNKNOWN)
+                    n = f0[0] if kind == 2 else f1[0]
+                    v0, v1 = f0[1], f1[1]
+                    v = -1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1
+            facts[at] = (n, v)
+            tables[op].append((at, *args, n, v))
+            at += 1
+        self._next = at
         return at
 
     def write(self, directory: Path) -> list[str]:

@@ -102,9 +102,7 @@ def canonical(a: str, n: int) -> str:
     (Only the two shifts are computed, not the cores' keys: most keys asked are never asked
     for their cores, ``normal_core``/``centered_core``.)
     """
-    p = _poly(a, n)
-    start = rotpoly.shift_normal_start(p, n)
-    return "y" if not start or rotpoly.centered_shift(p, n) % n == 0 else ""
+    return "y" if rotpoly.own_core(_poly(a, n), n) else ""
 
 
 @cache
@@ -177,16 +175,20 @@ def single_is(a: str, n: int, c: int) -> str:
     return "y" if t is not None and t[1] == c else ""
 
 
-@cache
 def half(a: str, n: int, which: int) -> str:
     """Split a polynomial of 2..MAX_DIRECT_TERMS terms in two halves (by offset)."""
+    return _halves(a, n)[which]
+
+
+@cache
+def _halves(a: str, n: int) -> tuple[str, str]:
+    """Both halves of ``half`` from one sort (the rules and the loader ask for both)."""
     p = _poly(a, n)
     if not 2 <= len(p) <= MAX_DIRECT_TERMS:
-        return ""
+        return "", ""
     items = sorted(p.items())
     m = len(items) // 2
-    part = dict(items[:m] if which == 0 else items[m:])
-    return _key(part, n)
+    return _key(dict(items[:m]), n), _key(dict(items[m:]), n)
 
 
 @cache
@@ -229,9 +231,7 @@ def _factor_pairs(a: str, n: int) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
     for fs in rotfactor.factorizations(p, n):
         inner = fs[0]
-        outer: dict[int, int] = {0: 1}
-        for f in fs[1:]:
-            outer = rotpoly.mul(outer, f, n)
+        outer = rotpoly.product(fs[1:], n)
         # an inner factor with no term at offset 0 (r^3 + 2r^4 + r^5 of a 3x3 stencil on a
         # 4-wide image) has no realization of its own outside a Place or Gather: it is
         # centered and its shift moved to the outer factor (the product is the same); one with

@@ -242,3 +242,158 @@ def test_ap_factorizations_select_the_same(n: int, data: st.DataObject) -> None:
         want = rotfactor._select(q, n, ref_ap_factorizations(ap, n), base, k)
         assert rotfactor._select(q, n, rotfactor._ap_factorizations(ap, n), base, k) == want
     assert rotfactor.factorizations(q, n) == rotfactor._select(q, n, ref_ap_factorizations(ap, n), base, 4)
+
+
+# -- ``key`` from the offsets' lists, ``mul`` reducing as it multiplies (helper 56) ---------------
+def ref_key(p: Poly, n: int) -> str:
+    """``rotpoly.key`` before it read the offsets and coefficients as lists."""
+    q = ref_normalize(p, n)
+    offs = list(q)
+    if not offs:
+        return "0"
+    parts: list[str] = []
+    i, m = 0, len(offs)
+    while i < m:
+        c = q[offs[i]]
+        if i + 2 < m and q[offs[i + 1]] == c and q[offs[i + 2]] == c and (
+                offs[i + 1] - offs[i] == offs[i + 2] - offs[i + 1]):
+            stride = offs[i + 1] - offs[i]
+            j = i + 2
+            while j + 1 < m and q[offs[j + 1]] == c and offs[j + 1] - offs[j] == stride:
+                j += 1
+            parts.append(f"{offs[i]}..{offs[j]}/{stride}*{c}")
+            i = j + 1
+        else:
+            parts.append(f"{offs[i]}*{c}")
+            i += 1
+    return ",".join(parts)
+
+
+def ref_mul(a: Poly, b: Poly, n: int) -> Poly:
+    out: Poly = {}
+    for ka, ca in a.items():
+        for kb, cb in b.items():
+            out[(ka + kb) % n] = out.get((ka + kb) % n, 0) + ca * cb
+    return ref_normalize(out, n)
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> tuple[Poly, int]:
+    """A polynomial made of runs (progressions with one coefficient), often one run: the keys'
+    compact terms, and the one-run shortcut of ``rotpoly._key_of``."""
+    n = draw(slots)
+    p: Poly = {}
+    for _ in range(draw(st.integers(1, 3))):
+        start, stride, m = draw(st.integers(-n, n)), draw(st.integers(1, 4)), draw(st.integers(1, n))
+        c = draw(st.sampled_from([1, 1, -1, 2]))
+        for j in range(m):
+            p[start + j * stride] = c
+    return p, n
+
+
+@st.composite
+def forms(draw: st.DrawFn) -> tuple[Poly, int]:
+    """Offsets in ``[0, n)``, in any order, nonzero coefficients (a rotation tree's forms)."""
+    n = draw(slots)
+    keys = draw(st.permutations(range(n)))[:draw(st.integers(1, n))]
+    return {k: draw(st.sampled_from([1, 1, -1, 2])) for k in keys}, n
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(polys(), runs(), forms()))
+def test_key_equals_the_reference(pn: tuple[Poly, int]) -> None:
+    p, n = pn
+    want = ref_key(p, n)
+    assert rotpoly.key(p, n) == want
+    assert rotpoly.key(ref_normalize(p, n), n) == want  # a normalized input
+    assert rotpoly.parse_key(want, n) == ref_normalize(p, n)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_mul_and_product_equal_the_reference(data: st.DataObject) -> None:
+    a, n = data.draw(polys())
+    b, _ = data.draw(polys(n))
+    got = rotpoly.mul(a, b, n)
+    want = ref_mul(a, b, n)
+    assert got == want and list(got) == list(want)
+    fs = [a, b, data.draw(polys(n))[0]]
+    prod = rotpoly.product(fs, n)
+    want = ref_mul(ref_mul(ref_mul({0: 1}, fs[0], n), fs[1], n), fs[2], n)
+    assert prod == want and list(prod) == list(want)
+    assert rotpoly.product([], n) == ref_normalize({0: 1}, n)
+
+
+def ref_with_shift(factors: list[Poly], s: int, n: int) -> list[Poly]:
+    """``rotfactor._with_shift`` before it returned the factors when nothing moves or shifts."""
+    from eqsat.algebra import rotfactor
+
+    fs = [rotpoly.normalize(f, n) for f in factors]
+    moved: list[Poly] = []
+    s_moved = s
+    for f in fs:
+        if f and 0 not in f:
+            e = min(f, key=lambda k: (abs(k), k))
+            f = rotpoly.shift(f, -e, n)
+            s_moved += e
+        moved.append(f)
+    cands: list[list[Poly]] = []
+    for group, t in ((fs, s), (moved, s_moved)):
+        spread = rotfactor._distribute_shift(group, t, n) if all(0 in f for f in group) else None
+        if spread is None:
+            spread = [*group, {rotpoly.norm_offset(t, n): 1}] if t % n else list(group)
+        cands.append(spread)
+    return min(cands, key=lambda c: (rotpoly.factors_cost(c, n), len(c)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_with_shift_equals_the_reference(data: st.DataObject) -> None:
+    from eqsat.algebra import rotfactor
+
+    _, n = data.draw(polys())
+    factors = [data.draw(polys(n))[0] for _ in range(data.draw(st.integers(1, 4)))]
+    if data.draw(st.booleans()):  # factors from offset 0 and no shift: the shortcut
+        factors = [{**f, 0: 1} for f in factors]
+    s = data.draw(st.sampled_from([0, 0, n, 1, -3, 2 * n + 1]))
+    got = rotfactor._with_shift(factors, s, n)
+    want = ref_with_shift(factors, s, n)
+    assert got == want and [list(f) for f in got] == [list(f) for f in want]
+
+
+def ref_half(a: str, n: int, which: int) -> str:
+    """``slot_oracles.half`` before both halves came from one sort (``_halves``)."""
+    p = rotpoly.parse_key(a, n)
+    if not 2 <= len(p) <= o.MAX_DIRECT_TERMS:
+        return ""
+    items = sorted(p.items())
+    m = len(items) // 2
+    return rotpoly.key(dict(items[:m] if which == 0 else items[m:]), n)
+
+
+@settings(max_examples=400, deadline=None)
+@given(keys())
+def test_half_and_splits_equal_the_reference(kn: tuple[str, int]) -> None:
+    a, n = kn
+    for which in (0, 1):
+        assert o.half(a, n, which) == ref_half(a, n, which)
+    p = rotpoly.parse_key(a, n)
+    assert o.splits(a, n) == ("y" if ref_canonical(a, n) or any(k % n == 0 for k in p) else "")
+
+
+def ref_least_rotation(seq: list[tuple[int, int]]) -> int:
+    """The least rotation's start by brute force (the first of equal rotations: the two-pointer's
+    answer is the least index among the minimal rotations)."""
+    m = len(seq)
+    if not m:
+        return 0
+    best = min(range(m), key=lambda i: (seq[i:] + seq[:i], i))
+    return best
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 0), st.integers(1, 2)), max_size=12), st.booleans())
+def test_least_rotation_equals_brute_force(seq: list[tuple[int, int]], constant: bool) -> None:
+    if constant and seq:
+        seq = [seq[0]] * len(seq)  # a progression's: the shortcut
+    assert rotpoly._least_rotation(seq) == ref_least_rotation(seq)
