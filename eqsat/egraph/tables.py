@@ -15,9 +15,10 @@ chunk's text); the tables load in well under a second.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
+from typing import Any
 
 
 def _quote(s: str) -> str:
@@ -201,6 +202,22 @@ def _fact_rule(op: str) -> tuple[int, int, int]:
 _FACT_RULES: dict[str, tuple[int, int, int]] = {op: _fact_rule(op) for op in LOAD_COLUMNS}
 
 
+def _derived(get: Callable[..., Any], op: str, args: tuple[Arg, ...]) -> tuple[Arg, int]:
+    """The slot count and ``varies`` of the term ``op(args)`` from its children's (``get``:
+    ``Tables.facts.get``), by ``op``'s ``_fact_rule``."""
+    kind, col, v = _FACT_RULES[op]
+    if kind == 0:  # a leaf's or a summary's (summaries have no ``varies``)
+        return args[col], v
+    f0 = get(args[0], _UNKNOWN)
+    if kind == 1:
+        return f0  # type: ignore[no-any-return]
+    if kind == 4:
+        return (1 if col < 0 else args[col]), f0[1]
+    f1 = get(args[1], _UNKNOWN)
+    v0, v1 = f0[1], f1[1]
+    return (f0[0] if kind == 2 else f1[0]), (-1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1)
+
+
 class Tables:
     """The rows being written: one list per constructor (``LOAD_COLUMNS``, then the term's
     slot count and ``varies``: ``write``), unions, result
@@ -225,21 +242,7 @@ class Tables:
         if at is None:
             at = self._next
             self._next += 1
-        kind, col, v = _FACT_RULES[op]
-        if kind == 0:  # a leaf's or a summary's (summaries have no ``varies``)
-            n = args[col]
-        else:
-            get = self.facts.get
-            f0 = get(args[0], _UNKNOWN)
-            if kind == 1:
-                n, v = f0
-            elif kind == 4:
-                n, v = (1 if col < 0 else args[col]), f0[1]
-            else:
-                f1 = get(args[1], _UNKNOWN)
-                n = f0[0] if kind == 2 else f1[0]
-                v0, v1 = f0[1], f1[1]
-                v = -1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1
+        n, v = _derived(self.facts.get, op, args)
         self.facts[at] = (n, v)
         self.rows[op].append((at, *args, n, v))
         return at
@@ -248,27 +251,13 @@ class Tables:
         """``node(op, *args)`` for every ``(op, args)`` of ``rows`` in order, each with a fresh
         node id: the same rows and facts, in one call (``linrot_load.DryRun.replay`` writes a
         realization's rows, 394 for the 32-slot sum-and-product: the calls were half its time);
-        the next fresh node id after them. (``node``'s derivation of the facts, inline.)"""
+        the next fresh node id after them."""
         at = self._next
         facts = self.facts
         get = facts.get
         tables = self.rows
         for op, args in rows:
-            kind, col, v = _FACT_RULES[op]
-            if kind == 0:
-                n = args[col]
-            else:
-                f0 = get(args[0], _UNKNOWN)
-                if kind == 1:
-                    n, v = f0
-                elif kind == 4:
-                    n, v = (1 if col < 0 else args[col]), f0[1]
-                else:
-                    f1 = get(args[1], _UNKNOWN)
-                    n = f0[0] if kind == 2 else f1[0]
-                    v0, v1 = f0[1], f1[1]
-                    v = -1 if v0 < 0 or v1 < 0 else v0 if v0 > v1 else v1
-            facts[at] = (n, v)
+            n, v = facts[at] = _derived(get, op, args)
             tables[op].append((at, *args, n, v))
             at += 1
         self._next = at
