@@ -266,7 +266,9 @@ def optimize(
         if built.analysed and max_level is not None and not bootstrap and scheme != "noisy":
             floors = _floors(built)  # needed now (``_check_level_floor``); else read at the end
             _check_level_floor(floors, scheme, max_level, bootstrap)
-    use_ilp = view is not None and (extraction == "ilp" or (extraction == "auto" and len(view.nodes) <= ILP_AUTO_NODES))
+    # the e-graph's e-nodes: the view's and the summaries the worker deleted before serializing
+    graph_nodes = len(view.nodes) + built.summary_nodes if view is not None else 0
+    use_ilp = view is not None and (extraction == "ilp" or (extraction == "auto" and graph_nodes <= ILP_AUTO_NODES))
 
     ilp_skipped: list[str] = []
 
@@ -439,7 +441,7 @@ def optimize(
         "after": after,
         "stop_reason": stop_reason,
         "stop_stage": stopped_in,
-        "egraph": {"nodes": len(view.nodes) if view else 0, "classes": view.num_classes if view else 0,
+        "egraph": {"nodes": graph_nodes, "classes": view.num_classes if view else 0,
                    "iterations": run.iterations, "interrupted": run.interrupted},
         "time_s": round(time.perf_counter() - start, 4),
         "extraction": method,

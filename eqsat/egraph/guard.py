@@ -129,6 +129,9 @@ class Built:
     #: the worker runs the analysis after handing back the e-graph (``_Worker.main``): the
     #: caller extracts meanwhile and reads the facts when it needs them (``facts``)
     facts_later: bool = False
+    #: the summary e-nodes deleted before serializing (``Session.drop_summaries``): the e-graph's
+    #: e-nodes are the view's ``nodes`` and these (``pipeline``'s count, as before they went)
+    summary_nodes: int = 0
     _waiter: _FactsWaiter | None = field(default=None, repr=False)
 
     def facts(self) -> dict[str, list[int | None]] | None:
@@ -226,6 +229,9 @@ def _finish(session: Session, run: RunReport, analysis_nodes: float, later: bool
         size = session.size()
     analysed = size <= analysis_nodes
     session.drop_slot_facts()  # saturation is over: rows no one reads, not serialized
+    # nor the summary e-nodes, never extracted (nor matched by the noise analysis): a third of
+    # the e-nodes to serialize, hand back, parse and view (``Session.drop_summaries``)
+    summaries = session.drop_summaries()
     floors = None
     js = None
     analysis_s = 0.0
@@ -247,6 +253,7 @@ def _finish(session: Session, run: RunReport, analysis_nodes: float, later: bool
                   {"serialize": time.perf_counter() - t0, "noise_analysis": analysis_s}, stopped,
                   _new_handles(), floors)  # type: ignore[arg-type]
     built.facts_later = pending
+    built.summary_nodes = summaries
     return built
 
 
