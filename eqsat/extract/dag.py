@@ -292,7 +292,11 @@ def refine(
         for _ in range(max_rounds):
             improved = False
             if lookahead and math.isfinite(state.total) and _rebase_outside(g, node_of, state, costs):
-                state = DagCost(g, node_of, roots, costs, node_cost)  # same program, other spare e-nodes
+                # same program, other spare e-nodes: ``state`` stays as it is (no rebuild). Its
+                # fields (post-order, reference counts, secrecy, own costs, users, rotation
+                # counts) are read off the classes reachable from the roots alone, which keep
+                # their e-nodes (the rebase changes only classes outside the program); a what-if
+                # reads the spare classes' e-nodes from ``node_of``, shared and so up to date
                 tried.clear()
             reach = _reachable(g, node_of, roots)
             for c in reach:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from test_ilp import view  # the extraction-gym JSON builder of the ILP tests
 
 from eqsat.egraph.view import EGraphView
+from eqsat.extract import dag
 from eqsat.extract.dag import _solution_cost, greedy_dag, node_cost, refine
 from eqsat.extract.incremental import DagCost
 from eqsat.models.cost import CostTable, table
@@ -177,17 +178,21 @@ def test_refine_skips_only_repeated_switches(case: tuple[EGraphView, list[int], 
         asked.append(None)  # the choice changed: every switch may be asked about again
         commit(self, c, alt)
 
-    init = DagCost.__init__
+    rebase = dag._rebase_outside
 
-    def spy_init(self: DagCost, *a: object, **k: object) -> None:
-        asked.append(None)  # a new state (the second phase's rebase): the same
-        init(self, *a, **k)  # type: ignore[arg-type]
+    def spy_rebase(*a: object, **k: object) -> bool:
+        changed = rebase(*a, **k)  # type: ignore[arg-type]
+        if changed:
+            asked.append(None)  # the second phase's rebase changed the spare e-nodes: the same
+        return changed
 
-    DagCost.switched, DagCost.commit, DagCost.__init__ = spy_switched, spy_commit, spy_init  # type: ignore[method-assign]
+    DagCost.switched, DagCost.commit = spy_switched, spy_commit  # type: ignore[method-assign]
+    dag._rebase_outside = spy_rebase  # type: ignore[assignment]
     try:
         got = refine(g, start, roots, costs)
     finally:
-        DagCost.switched, DagCost.commit, DagCost.__init__ = switched, commit, init  # type: ignore[method-assign]
+        DagCost.switched, DagCost.commit = switched, commit  # type: ignore[method-assign]
+        dag._rebase_outside = rebase  # type: ignore[assignment]
     assert got.node == want
     since: set[tuple[int, int]] = set()
     for a in asked:
@@ -301,3 +306,45 @@ def test_greedy_leaves_summaries_out_of_its_queue(case: tuple[EGraphView, list[i
     for idx, n in enumerate(g.nodes):
         g.class_nodes[n.cls].append(idx)
     assert greedy_dag(g, TABLES[which]).node == _greedy_queueing_everything(g, TABLES[which])
+
+
+@settings(max_examples=300, deadline=None)
+@given(egraphs(), st.sampled_from(sorted(TABLES)))
+def test_rebase_keeps_the_state(case: tuple[EGraphView, list[int], list[int]], which: str) -> None:
+    """``refine`` keeps its ``DagCost`` across ``_rebase_outside`` (no rebuild): the rebase
+    changes only classes outside the program, and a state built afresh on the rebased choice
+    equals the kept one in every field."""
+    costs = TABLES[which]
+    g, _, roots = case
+    start = greedy_dag(g, costs)
+    node_of = list(start.node)
+    state = DagCost(g, node_of, roots, costs, node_cost)
+    if not math.isfinite(state.total):
+        return
+    fields = ("pos", "refs", "secret", "own", "users", "rot_count", "ragged", "total", "_own_total")
+    before = {f: getattr(state, f) for f in fields}
+    dag._rebase_outside(g, node_of, state, costs)
+    fresh = DagCost(g, node_of, roots, costs, node_cost)
+    for f in fields:
+        assert getattr(fresh, f) == before[f] == getattr(state, f), f
+
+
+@settings(max_examples=300, deadline=None)
+@given(egraphs(), st.sampled_from(sorted(TABLES)))
+def test_refine_builds_one_state(case: tuple[EGraphView, list[int], list[int]], which: str) -> None:
+    """The second phase's rebase does not rebuild the state: one ``DagCost`` per ``refine``."""
+    costs = TABLES[which]
+    g, _, roots = case
+    built = [0]
+    init = DagCost.__init__
+
+    def counting(self: DagCost, *a: object, **k: object) -> None:
+        built[0] += 1
+        init(self, *a, **k)  # type: ignore[arg-type]
+
+    DagCost.__init__ = counting  # type: ignore[method-assign]
+    try:
+        refine(g, greedy_dag(g, costs), roots, costs)
+    finally:
+        DagCost.__init__ = init  # type: ignore[method-assign]
+    assert built[0] == 1
