@@ -115,6 +115,16 @@ def test_random_slot_uniform_program_vectorizes_full_range(seed: int) -> None:
     _check_vectorized(seed, 256)
 
 
+def test_a_constant_term_shared_by_every_slot_loads() -> None:
+    """Seed 2675 of the full range (found by session 18's slow run): every element adds the same
+    constant product ``(8 - 5) * 3``, read by 153 slots. The chain's linear forms walked through
+    the shared product into its single-use ``8 - 5`` and covered that as an element's interior, so
+    the loader built the product's balanced form over a leaf with no term (KeyError). Below a
+    shared node nothing is interior now (``Summaries._linear_form``)."""
+    _check_equivalent(2675, 256)
+    _check_vectorized(2675, 256)
+
+
 def test_a_self_cancelling_term_beside_a_shifted_read_is_vectorized() -> None:
     """Seed 104793 of the full range (found by session 15's slow run): ``out[i] = x0[i+3] *
     ((x1[i-3] + d0[i]) - (x1[i] - x1[i]))`` on 135 live slots (138) with zero padding. The
